@@ -1,0 +1,119 @@
+// Command agent is the tiny program the quickstart's sandboxes run. It needs
+// no shell or libc, so it runs in an image built FROM scratch, which keeps
+// the demo and the tests free of any image registry.
+//
+//	agent                 run: write AGENT_FILES, append to AGENT_LOG every AGENT_INTERVAL, until signalled
+//	agent cat PATH        print a file (for docker exec)
+//	agent ls DIR          list a directory (for docker exec)
+//
+// AGENT_FILES is a list of path=content pairs separated by ";".
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		os.Exit(runCommand(os.Args[1], os.Args[2:]))
+	}
+	if err := writeFiles(os.Getenv("AGENT_FILES")); err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
+	interval := 10 * time.Second
+	if v := os.Getenv("AGENT_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agent: AGENT_INTERVAL:", err)
+			os.Exit(1)
+		}
+		interval = d
+	}
+	logPath := os.Getenv("AGENT_LOG")
+
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	fmt.Println("agent: running")
+	appendLog(logPath)
+	for {
+		select {
+		case <-stop:
+			fmt.Println("agent: stopping")
+			return
+		case <-tick.C:
+			appendLog(logPath)
+		}
+	}
+}
+
+func runCommand(name string, args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintf(os.Stderr, "usage: agent %s PATH\n", name)
+		return 2
+	}
+	switch name {
+	case "cat":
+		b, err := os.ReadFile(args[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		_, _ = os.Stdout.Write(b)
+		return 0
+	case "ls":
+		entries, err := os.ReadDir(args[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		for _, e := range entries {
+			fmt.Println(e.Name())
+		}
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "agent: unknown command %q\n", name)
+	return 2
+}
+
+func writeFiles(spec string) error {
+	for _, pair := range strings.Split(spec, ";") {
+		if strings.TrimSpace(pair) == "" {
+			continue
+		}
+		path, content, ok := strings.Cut(pair, "=")
+		if !ok {
+			return fmt.Errorf("AGENT_FILES entry %q is not path=content", pair)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func appendLog(path string) {
+	if path == "" {
+		return
+	}
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		return
+	}
+	defer f.Close()
+	host, _ := os.Hostname()
+	fmt.Fprintf(f, "%s %s alive\n", time.Now().UTC().Format(time.RFC3339), host)
+}

@@ -1,0 +1,39 @@
+package platform
+
+// Capabilities is one platform's row of the capability matrix: what it can
+// do, and the limits it enforces. Resources check requests against it at plan
+// time, so a setting a platform cannot honour is an error, never a no-op.
+type Capabilities struct {
+	// Sandboxes
+	PauseWithMemory      bool  // state = "paused" (memory kept)
+	Stop                 bool  // state = "stopped" (disk kept)
+	SandboxFromSnapshot  bool  // sbx_sandbox.from_snapshot_id
+	SandboxLabelsMutable bool  // labels change in place (else: replace)
+	SandboxEnvMutable    bool  // env changes in place (else: replace)
+	SandboxResizeInPlace bool  // cpu_count / memory_mb change in place (else: replace)
+	SandboxDiskSize      bool  // disk_mb accepted
+	MinMemoryMB          int64 // smallest memory_mb accepted
+	MaxCPUCount          int64 // largest cpu_count accepted; 0 = no limit known
+
+	// Templates
+	TemplateFromDockerfile bool // dockerfile + context_dir
+	TemplateFromImage      bool // image
+	TemplateRebuildInPlace bool // a changed build keeps the template id
+	TemplateResources      bool // cpu_count / memory_mb / disk_mb on a template
+
+	// Volumes
+	VolumeSizes          bool // size_gb accepted
+	VolumeGrow           bool // size_gb grows in place
+	VolumeRegions        bool // region accepted
+	VolumeRestore        bool // sbx_volume.from_snapshot_id
+	VolumeLabelsMutable  bool // labels change in place (else: replace)
+	VolumeLabelsNeedIdle bool // relabelling needs the volume to be unmounted
+
+	// Snapshots
+	SandboxSnapshot       bool // snapshot of a sandbox's filesystem
+	SandboxMemorySnapshot bool // include_memory = true
+	SandboxFSOnlySnapshot bool // include_memory = false
+	VolumeSnapshot        bool // snapshot of a volume
+	SnapshotDelete        bool // snapshots can be deleted (else: they expire)
+	SnapshotTTL           bool // ttl accepted
+}

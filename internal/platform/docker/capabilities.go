@@ -1,0 +1,34 @@
+package docker
+
+import "github.com/sbxhq/terraform-provider-sbx/internal/platform"
+
+// capabilities is Docker's row of the capability matrix.
+var capabilities = platform.Capabilities{
+	PauseWithMemory:      true, // docker pause freezes the cgroup; memory stays
+	Stop:                 true,
+	SandboxFromSnapshot:  true,
+	SandboxLabelsMutable: false, // container labels are fixed at create
+	SandboxEnvMutable:    false,
+	SandboxResizeInPlace: true, // docker update
+	SandboxDiskSize:      false,
+	MinMemoryMB:          6, // the engine's own floor for --memory
+
+	TemplateFromDockerfile: true,
+	TemplateFromImage:      true,
+	TemplateRebuildInPlace: true, // the tag (template id) moves to the new image
+	TemplateResources:      false,
+
+	VolumeSizes:          false,
+	VolumeGrow:           false,
+	VolumeRegions:        false,
+	VolumeRestore:        true,
+	VolumeLabelsMutable:  true, // by copying into a relabelled volume of the same name
+	VolumeLabelsNeedIdle: true,
+
+	SandboxSnapshot:       true,
+	SandboxMemorySnapshot: false,
+	SandboxFSOnlySnapshot: true,
+	VolumeSnapshot:        true,
+	SnapshotDelete:        true,
+	SnapshotTTL:           false,
+}

@@ -1,0 +1,81 @@
+// Package platform defines what the provider needs from a sandbox platform:
+// templates, volumes, sandboxes and snapshots, with normalized types, a
+// capability matrix and typed errors. Resources speak only to these
+// interfaces; each platform package (docker, e2b, ...) implements them and
+// never imports the Terraform framework.
+package platform
+
+import "context"
+
+// Platform is one configured sandbox platform.
+type Platform interface {
+	// Name is the platform's short name as users write it: "docker", "e2b", ...
+	Name() string
+	// Capabilities says what this platform can do; resources check it at plan time.
+	Capabilities() Capabilities
+
+	Templates() TemplateService
+	Volumes() VolumeService
+	Sandboxes() SandboxService
+	Snapshots() SnapshotService
+}
+
+// TemplateService builds and manages templates, the images sandboxes start from.
+type TemplateService interface {
+	// Create builds (or adopts) a template. When the platform finds a template
+	// the provider made earlier under the same name, it reuses it rather than
+	// making a second one.
+	Create(ctx context.Context, spec TemplateSpec) (*Template, error)
+	// Rebuild builds a new version of an existing template, keeping its id.
+	// Only called when Capabilities().TemplateRebuildInPlace is true.
+	Rebuild(ctx context.Context, id string, spec TemplateSpec) (*Template, error)
+	Get(ctx context.Context, id string) (*Template, error)
+	// List returns templates matching the filter; an empty filter returns all
+	// templates this provider manages.
+	List(ctx context.Context, filter TemplateFilter) ([]Template, error)
+	// Delete removes a template; a template already gone is not an error.
+	Delete(ctx context.Context, id string) error
+}
+
+// VolumeService manages persistent volumes.
+type VolumeService interface {
+	Create(ctx context.Context, spec VolumeSpec) (*Volume, error)
+	Get(ctx context.Context, id string) (*Volume, error)
+	List(ctx context.Context, filter VolumeFilter) ([]Volume, error)
+	// SetLabels replaces the volume's user labels, keeping its id and data.
+	SetLabels(ctx context.Context, id string, labels map[string]string) (*Volume, error)
+	// Resize grows a volume. Only called when Capabilities().VolumeGrow is true.
+	Resize(ctx context.Context, id string, sizeGB int64) (*Volume, error)
+	// Delete removes a volume; a volume already gone is not an error.
+	Delete(ctx context.Context, id string) error
+}
+
+// SandboxService manages sandboxes (boxes).
+type SandboxService interface {
+	// Create makes a sandbox and brings it to spec.State. If the platform
+	// returns an error after the sandbox exists, the returned *Sandbox is
+	// non-nil so the caller can save it in state.
+	Create(ctx context.Context, spec SandboxSpec) (*Sandbox, error)
+	Get(ctx context.Context, id string) (*Sandbox, error)
+	List(ctx context.Context, filter SandboxFilter) ([]Sandbox, error)
+	// SetState moves a sandbox to running, paused or stopped in place.
+	SetState(ctx context.Context, id string, state SandboxState) (*Sandbox, error)
+	// Resize changes CPU and memory in place. Only called when
+	// Capabilities().SandboxResizeInPlace is true. Zero means "platform default".
+	Resize(ctx context.Context, id string, cpuCount, memoryMB int64) (*Sandbox, error)
+	// Delete removes a sandbox at once, without waiting out a stop grace
+	// period; a sandbox already gone is not an error.
+	Delete(ctx context.Context, id string) error
+}
+
+// SnapshotService manages snapshots of sandboxes and of volumes.
+type SnapshotService interface {
+	Create(ctx context.Context, spec SnapshotSpec) (*Snapshot, error)
+	Get(ctx context.Context, id string) (*Snapshot, error)
+	// List returns every snapshot matching the filter, newest first, reading
+	// every page the platform returns.
+	List(ctx context.Context, filter SnapshotFilter) ([]Snapshot, error)
+	// Delete removes a snapshot; a snapshot already gone is not an error.
+	// Only called when Capabilities().SnapshotDelete is true.
+	Delete(ctx context.Context, id string) error
+}

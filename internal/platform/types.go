@@ -1,0 +1,180 @@
+package platform
+
+import "time"
+
+// SandboxState is the normalized lifecycle state of a sandbox.
+type SandboxState string
+
+// The states a user can ask for, and the extra ones a platform may report.
+const (
+	StateRunning SandboxState = "running"
+	StatePaused  SandboxState = "paused"
+	StateStopped SandboxState = "stopped"
+
+	// Reported only: the platform is between states, or the box failed.
+	StateStarting SandboxState = "starting"
+	StateStopping SandboxState = "stopping"
+	StateFailed   SandboxState = "failed"
+	StateUnknown  SandboxState = "unknown"
+)
+
+// DesiredStates are the values users may give sbx_sandbox.state.
+var DesiredStates = []string{string(StateRunning), string(StatePaused), string(StateStopped)}
+
+// SnapshotKind says what a snapshot holds.
+type SnapshotKind string
+
+// Snapshot kinds.
+const (
+	SnapshotFilesystem SnapshotKind = "filesystem"
+	SnapshotMemory     SnapshotKind = "memory"
+	SnapshotVolume     SnapshotKind = "volume"
+)
+
+// TemplateSpec is what the user asked a template to be.
+type TemplateSpec struct {
+	Name string
+	// Dockerfile is the Dockerfile's content; exactly one of Dockerfile and Image is set.
+	Dockerfile string
+	// ContextDir is a local directory holding the files COPY and ADD read.
+	ContextDir string
+	// Image is a prebuilt image reference to adopt instead of building.
+	Image    string
+	StartCmd string
+	ReadyCmd string
+	CPUCount int64
+	MemoryMB int64
+	DiskMB   int64
+	Labels   map[string]string
+}
+
+// Template is a built template as the platform reports it.
+type Template struct {
+	ID        string
+	Name      string
+	BuildID   string
+	Status    string
+	Image     string
+	CreatedAt time.Time
+	Labels    map[string]string
+}
+
+// TemplateFilter selects templates; zero fields match everything.
+type TemplateFilter struct {
+	Name string
+}
+
+// VolumeSpec is what the user asked a volume to be.
+type VolumeSpec struct {
+	Name           string
+	SizeGB         int64
+	Region         string
+	FromSnapshotID string
+	Labels         map[string]string
+}
+
+// Volume is a volume as the platform reports it.
+type Volume struct {
+	ID             string
+	Name           string
+	SizeGB         int64
+	Region         string
+	State          string
+	FromSnapshotID string
+	CreatedAt      time.Time
+	// AttachedTo lists the ids of the sandboxes that mount this volume.
+	AttachedTo []string
+	Labels     map[string]string
+	// Managed is true when this provider created the volume.
+	Managed bool
+}
+
+// VolumeFilter selects volumes; zero fields match everything.
+type VolumeFilter struct {
+	Name   string
+	Labels map[string]string
+}
+
+// VolumeMount attaches a volume to a sandbox at an absolute path.
+type VolumeMount struct {
+	VolumeID string
+	Path     string
+	ReadOnly bool
+}
+
+// SandboxSpec is what the user asked a sandbox to be.
+type SandboxSpec struct {
+	// Name is optional; platforms that name boxes use it, and it lets an
+	// interrupted create be found again.
+	Name string
+	// Exactly one of TemplateID and FromSnapshotID is set.
+	TemplateID     string
+	FromSnapshotID string
+	State          SandboxState
+	Env            map[string]string
+	Labels         map[string]string
+	CPUCount       int64
+	MemoryMB       int64
+	DiskMB         int64
+	VolumeMounts   []VolumeMount
+}
+
+// Sandbox is a sandbox as the platform reports it.
+type Sandbox struct {
+	ID             string
+	Name           string
+	TemplateID     string
+	FromSnapshotID string
+	// Status is the normalized state; PlatformStatus is the platform's own word.
+	Status         SandboxState
+	PlatformStatus string
+	Labels         map[string]string
+	CPUCount       int64
+	MemoryMB       int64
+	VolumeMounts   []VolumeMount
+	CreatedAt      time.Time
+	StartedAt      time.Time
+	// ExpiresAt is when the platform itself will act on the box; zero when it never will.
+	ExpiresAt time.Time
+}
+
+// SandboxFilter selects sandboxes; zero fields match everything the provider manages.
+type SandboxFilter struct {
+	Labels map[string]string
+	Status SandboxState
+}
+
+// SnapshotSpec is what the user asked a snapshot to be.
+type SnapshotSpec struct {
+	// Exactly one of SandboxID and VolumeID is set.
+	SandboxID     string
+	VolumeID      string
+	Name          string
+	IncludeMemory bool
+	TTL           time.Duration
+	Labels        map[string]string
+}
+
+// Snapshot is a snapshot as the platform reports it.
+type Snapshot struct {
+	ID        string
+	Name      string
+	Kind      SnapshotKind
+	SandboxID string
+	VolumeID  string
+	// ParentSnapshotID is the snapshot the source sandbox was restored from, if any.
+	ParentSnapshotID string
+	SizeBytes        int64
+	CreatedAt        time.Time
+	// ExpiresAt is when the platform deletes the snapshot; zero when it never will.
+	ExpiresAt time.Time
+	Labels    map[string]string
+}
+
+// SnapshotFilter selects snapshots; zero fields match everything.
+type SnapshotFilter struct {
+	Name      string
+	Labels    map[string]string
+	SandboxID string
+	VolumeID  string
+}

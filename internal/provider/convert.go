@@ -1,0 +1,29 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// mapFromTF turns a Terraform map of strings into a Go map; null and unknown become nil.
+func mapFromTF(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
+	if m.IsNull() || m.IsUnknown() {
+		return nil
+	}
+	out := make(map[string]string, len(m.Elements()))
+	diags.Append(m.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// mapToTF turns a Go map into a Terraform map of strings. An empty map
+// becomes null when the configuration left the attribute out (prior is null),
+// so an unset labels attribute never shows a diff against {}.
+func mapToTF(in map[string]string, prior types.Map) types.Map {
+	if len(in) == 0 && prior.IsNull() {
+		return types.MapNull(types.StringType)
+	}
+	v, _ := types.MapValueFrom(context.Background(), types.StringType, in)
+	return v
+}
