@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// idAttribute is the computed, stable id every resource has.
+func idAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: fmt.Sprintf("The platform's id of the %s. Use it to import the %s.", what, what),
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// labelsDescription documents labels the same way on every resource.
+func labelsDescription(what string) string {
+	return fmt.Sprintf("Labels to put on the %s (Docker labels, platform metadata). Keys starting with `%s` are reserved for the provider.",
+		what, platform.LabelPrefix)
+}
+
+// computedString is a computed attribute that keeps its state across plans.
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: desc,
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// reservedLabelsValidator rejects user labels under the provider's prefix.
+type reservedLabelsValidator struct{}
+
+var _ validator.Map = reservedLabelsValidator{}
+
+func (reservedLabelsValidator) Description(_ context.Context) string {
+	return "label keys must not start with " + platform.LabelPrefix
+}
+
+func (v reservedLabelsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (reservedLabelsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for k := range req.ConfigValue.Elements() {
+		if platform.IsReservedLabel(k) {
+			resp.Diagnostics.AddAttributeError(req.Path, "Reserved label key",
+				fmt.Sprintf("%s: the key %q starts with %q, which is reserved for labels the provider sets itself. Use another key.",
+					req.Path, k, platform.LabelPrefix))
+		}
+	}
+}
+
+// addUnsupportedError is the plan-time error for a setting the configured
+// platform cannot honour: it names the attribute, the value and what is allowed.
+func addUnsupportedError(diags *diag.Diagnostics, p path.Path, value string, platformName, allowed string) {
+	diags.AddAttributeError(p, "Setting not supported by the platform",
+		fmt.Sprintf("%s = %s is not supported on %s: %s", p, value, platformName, allowed))
+}
+
+// isSet reports whether a configured value is present (known or not yet known).
+func isSet(v interface{ IsNull() bool }) bool { return !v.IsNull() }
+
