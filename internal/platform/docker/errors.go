@@ -1,0 +1,24 @@
+package docker
+
+import (
+	"fmt"
+
+	"github.com/docker/docker/errdefs"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// wrapErr turns an engine error into the platform's typed errors, so
+// resources can tell "gone" and "busy" apart from real failures.
+func wrapErr(kind, id string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errdefs.IsNotFound(err):
+		return &platform.NotFoundError{Kind: kind, ID: id}
+	case errdefs.IsConflict(err):
+		return &platform.ConflictError{Kind: kind, ID: id, Reason: err.Error()}
+	default:
+		return fmt.Errorf("%s %q: %w", kind, id, err)
+	}
+}

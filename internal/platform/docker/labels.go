@@ -1,0 +1,44 @@
+package docker
+
+import (
+	"maps"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// Object kinds, stored under platform.LabelKind.
+const (
+	kindTemplate        = "template"
+	kindSandbox         = "sandbox"
+	kindVolume          = "volume"
+	kindSnapshot        = "snapshot"        // docker commit of a sandbox
+	kindVolumeSnapshot  = "volume-snapshot" // archive of a volume, imported as an image
+	kindHelper          = "helper"          // the empty image helper containers are made from
+	kindHelperContainer = "helper-container"
+)
+
+// Docker-specific label keys; all under the provider's reserved prefix.
+const (
+	labelTemplateID       = platform.LabelPrefix + "template_id"
+	labelFromSnapshotID   = platform.LabelPrefix + "from_snapshot_id"
+	labelSandboxID        = platform.LabelPrefix + "sandbox_id"
+	labelVolumeID         = platform.LabelPrefix + "volume_id"
+	labelParentSnapshotID = platform.LabelPrefix + "parent_snapshot_id"
+	labelStartCmd         = platform.LabelPrefix + "start_cmd"
+	labelReadyCmd         = platform.LabelPrefix + "ready_cmd"
+	labelCPUCount         = platform.LabelPrefix + "cpu_count"
+	labelMemoryMB         = platform.LabelPrefix + "memory_mb"
+)
+
+// managedLabels is the user's labels plus the labels that mark an object as
+// made by the provider, of a kind, under a name.
+func managedLabels(kind, name string, user map[string]string) map[string]string {
+	out := make(map[string]string, len(user)+3)
+	maps.Copy(out, user)
+	out[platform.LabelManaged] = "true"
+	out[platform.LabelKind] = kind
+	if name != "" {
+		out[platform.LabelName] = name
+	}
+	return out
+}
