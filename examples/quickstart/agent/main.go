@@ -3,6 +3,7 @@
 // the demo and the tests free of any image registry.
 //
 //	agent                 run: write AGENT_FILES, append to AGENT_LOG every AGENT_INTERVAL, until signalled
+//	agent ready           exit 0 once the files are written (a template's ready_cmd)
 //	agent cat PATH        print a file (for docker exec)
 //	agent ls DIR          list a directory (for docker exec)
 //
@@ -24,6 +25,12 @@ func main() {
 		os.Exit(runCommand(os.Args[1], os.Args[2:]))
 	}
 	if err := writeFiles(os.Getenv("AGENT_FILES")); err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
+	// The marker tells "agent ready" (and so the platform's readiness check)
+	// that everything the box was asked to write is on disk.
+	if err := os.WriteFile(readyMarker, nil, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "agent:", err)
 		os.Exit(1)
 	}
@@ -55,7 +62,17 @@ func main() {
 	}
 }
 
+// readyMarker is written once AGENT_FILES are on disk.
+const readyMarker = "/.agent-ready"
+
 func runCommand(name string, args []string) int {
+	if name == "ready" {
+		if _, err := os.Stat(readyMarker); err != nil {
+			fmt.Fprintln(os.Stderr, "agent: not ready")
+			return 1
+		}
+		return 0
+	}
 	if len(args) != 1 {
 		fmt.Fprintf(os.Stderr, "usage: agent %s PATH\n", name)
 		return 2
