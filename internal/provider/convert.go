@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -26,4 +27,13 @@ func mapToTF(in map[string]string, prior types.Map) types.Map {
 	}
 	v, _ := types.MapValueFrom(context.Background(), types.StringType, in)
 	return v
+}
+
+// timeStringOrNull renders a platform timestamp as RFC 3339 (UTC); the zero
+// time, which platforms use for "never" or "not reported", becomes null.
+func timeStringOrNull(t time.Time) types.String {
+	if t.IsZero() {
+		return types.StringNull()
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -74,3 +75,13 @@ func addUnsupportedError(diags *diag.Diagnostics, p path.Path, value string, pla
 // isSet reports whether a configured value is present (known or not yet known).
 func isSet(v interface{ IsNull() bool }) bool { return !v.IsNull() }
 
+// timeoutsBlockDescribed is timeouts.Block with a MarkdownDescription, which
+// the timeouts package does not set, saying what each timeout bounds.
+func timeoutsBlockDescribed(ctx context.Context, opts timeouts.Opts, desc string) schema.Block {
+	b := timeouts.Block(ctx, opts)
+	if nb, ok := b.(schema.SingleNestedBlock); ok {
+		nb.MarkdownDescription = desc
+		return nb
+	}
+	return b
+}
