@@ -1,0 +1,119 @@
+package docker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/api/types/volume"
+	"github.com/docker/docker/client"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// kindVolumeRelabel marks the temporary volume that holds a volume's data
+// while the volume is made again with new labels. labelVolumeID on it names
+// the volume the data belongs to, so a copy left by a crash can be found.
+const kindVolumeRelabel = "volume-relabel"
+
+// SetLabels replaces a volume's user labels. Docker volume labels are fixed
+// at create, so the volume is copied into a temporary volume, removed, made
+// again under the same name with the new labels, and copied back. A volume
+// mounted by a sandbox is refused: its data would change under it.
+func (s *volumes) SetLabels(ctx context.Context, id string, labels map[string]string) (*platform.Volume, error) {
+	v, err := s.api.VolumeInspect(ctx, id)
+	if err != nil {
+		return nil, wrapErr("volume", id, err)
+	}
+	if maps.Equal(platform.UserLabels(v.Labels), labels) {
+		return s.Get(ctx, id)
+	}
+	users, err := volumeUsers(ctx, s.api, v.Name)
+	if err != nil {
+		return nil, err
+	}
+	if len(users) > 0 {
+		return nil, &platform.ConflictError{Kind: "volume", ID: id,
+			Reason: fmt.Sprintf("Docker cannot change a volume's labels in place, and copying it into a relabelled volume needs it unmounted; it is mounted by sandboxes %s (stop and delete them, or leave the labels unchanged)", strings.Join(users, ", "))}
+	}
+	if err := relabelVolume(ctx, s.api, v, labels); err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, id)
+}
+
+// relabelVolume does the copy, remove, create, copy back. Once the original
+// is removed the rest runs to its end even if ctx is cancelled, and every
+// failure from there on names the temporary volume holding the data.
+func relabelVolume(ctx context.Context, api *client.Client, v volume.Volume, userLabels map[string]string) error {
+	name := v.Name
+	tmp := name + "-sbx-relabel-" + randomHex(6)
+	tmpLabels := managedLabels(kindVolumeRelabel, "", nil)
+	tmpLabels[labelVolumeID] = name
+	if _, err := api.VolumeCreate(ctx, volume.CreateOptions{Name: tmp, Driver: v.Driver, DriverOpts: nil, Labels: tmpLabels}); err != nil {
+		return fmt.Errorf("volume %q: creating a temporary volume to change its labels: %w", name, err)
+	}
+	removeTmp := func(c context.Context) error { return api.VolumeRemove(c, tmp, false) }
+	if err := copyVolume(ctx, api, name, tmp); err != nil {
+		_ = removeTmp(context.WithoutCancel(ctx))
+		return fmt.Errorf("volume %q: copying its data aside to change its labels (the volume is unchanged): %w", name, err)
+	}
+	if err := api.VolumeRemove(ctx, name, false); err != nil {
+		_ = removeTmp(context.WithoutCancel(ctx))
+		return wrapErr("volume", name, fmt.Errorf("removing it to make it again with new labels (the volume is unchanged): %w", err))
+	}
+
+	// From here the data lives only in tmp until it is copied back.
+	ctx = context.WithoutCancel(ctx)
+	newLabels := make(map[string]string, len(v.Labels)+len(userLabels))
+	for k, val := range v.Labels {
+		if platform.IsReservedLabel(k) {
+			newLabels[k] = val
+		}
+	}
+	maps.Copy(newLabels, userLabels)
+	if _, err := api.VolumeCreate(ctx, volume.CreateOptions{Name: name, Driver: v.Driver, DriverOpts: v.Options, Labels: newLabels}); err != nil {
+		return fmt.Errorf("volume %q was removed to change its labels but could not be made again: %w; its data is safe in volume %q (labelled %s=%s): create %q again and copy the data back", name, err, tmp, labelVolumeID, name, name)
+	}
+	if err := copyVolume(ctx, api, tmp, name); err != nil {
+		return fmt.Errorf("volume %q was made again with its new labels, but copying its data back failed: %w; the complete data is still in volume %q (labelled %s=%s)", name, err, tmp, labelVolumeID, name)
+	}
+	if err := removeTmp(ctx); err != nil {
+		return fmt.Errorf("volume %q has its new labels and all its data, but the temporary copy %q could not be removed: %w; delete it by hand", name, tmp, err)
+	}
+	return nil
+}
+
+// copyVolume copies every file of src into dst (modes and owners kept)
+// through one helper container mounting both.
+func copyVolume(ctx context.Context, api *client.Client, src, dst string) error {
+	const srcParent, dstParent = "/src", "/dst"
+	mounts := []mount.Mount{
+		helperMount(src, srcParent+"/vol", true),
+		helperMount(dst, dstParent+"/vol", false),
+	}
+	return withVolumeHelper(ctx, api, dst, mounts, func(id string) error {
+		rc, _, err := api.CopyFromContainer(ctx, id, srcParent+"/vol")
+		if err != nil {
+			return fmt.Errorf("reading volume %q: %w", src, err)
+		}
+		defer rc.Close()
+		// Entries come as vol/...; extracting at dstParent puts them in dst.
+		if err := api.CopyToContainer(ctx, id, dstParent, rc, container.CopyToContainerOptions{}); err != nil {
+			return fmt.Errorf("writing volume %q: %w", dst, err)
+		}
+		return nil
+	})
+}
+
+// randomHex is n random bytes in hex, for names that must not collide.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
