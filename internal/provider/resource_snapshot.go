@@ -2,29 +2,309 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// Placeholder: replaced by the full implementation.
+// Default timeouts: committing a large sandbox or archiving a large volume
+// takes a while; removing an image does not.
+const (
+	snapshotCreateTimeout = 20 * time.Minute
+	snapshotDeleteTimeout = 5 * time.Minute
+)
 
-var _ resource.Resource = (*snapshotResource)(nil)
+var (
+	_ resource.Resource                     = (*snapshotResource)(nil)
+	_ resource.ResourceWithConfigure        = (*snapshotResource)(nil)
+	_ resource.ResourceWithImportState      = (*snapshotResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*snapshotResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*snapshotResource)(nil)
+)
 
-type snapshotResource struct{}
+// snapshotResource is sbx_snapshot: an immutable checkpoint of a sandbox or a volume.
+type snapshotResource struct {
+	platform platform.Platform
+}
 
 // NewSnapshotResource returns the sbx_snapshot resource.
 func NewSnapshotResource() resource.Resource { return &snapshotResource{} }
+
+// snapshotModel is the sbx_snapshot state and plan.
+type snapshotModel struct {
+	ID               types.String   `tfsdk:"id"`
+	SandboxID        types.String   `tfsdk:"sandbox_id"`
+	VolumeID         types.String   `tfsdk:"volume_id"`
+	Name             types.String   `tfsdk:"name"`
+	IncludeMemory    types.Bool     `tfsdk:"include_memory"`
+	TTL              types.String   `tfsdk:"ttl"`
+	Labels           types.Map      `tfsdk:"labels"`
+	Kind             types.String   `tfsdk:"kind"`
+	CreatedAt        types.String   `tfsdk:"created_at"`
+	ExpiresAt        types.String   `tfsdk:"expires_at"`
+	SizeBytes        types.Int64    `tfsdk:"size_bytes"`
+	ParentSnapshotID types.String   `tfsdk:"parent_snapshot_id"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+var (
+	pathSnapshotSandboxID     = path.Root("sandbox_id")
+	pathSnapshotVolumeID      = path.Root("volume_id")
+	pathSnapshotIncludeMemory = path.Root("include_memory")
+	pathSnapshotTTL           = path.Root("ttl")
+	pathSnapshotKind          = path.Root("kind")
+)
 
 func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_snapshot"
 }
 
-func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true}}}
+func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replaceString := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (and memory, where the platform " +
+			"can) or of a volume's contents. Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
+			"`sbx_volume.from_snapshot_id`: restoring always makes a **new** object.\n\n" +
+			"On Docker a sandbox snapshot is a `docker commit` of the container and a volume snapshot is an " +
+			"archive of the volume imported as an image; the id is the image id (`sha256:...`). Every argument " +
+			"replaces the snapshot when changed. Where the platform cannot delete snapshots, destroying one " +
+			"removes it from state with a warning giving the date the platform expires it.\n\n" +
+			"**Import.** By id. `ttl` is not recoverable from the platform and stays null after an import.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("snapshot"),
+			"sandbox_id": schema.StringAttribute{
+				MarkdownDescription: "Id of the sandbox to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
+					"must be set. Changing it replaces the snapshot.",
+				Optional:      true,
+				PlanModifiers: replaceString,
+			},
+			"volume_id": schema.StringAttribute{
+				MarkdownDescription: "Id of the volume to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
+					"must be set. Changing it replaces the snapshot.",
+				Optional:      true,
+				PlanModifiers: replaceString,
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the snapshot, for finding it again (e.g. with the `sbx_snapshot` " +
+					"data source). When left out, the platform's own name (if any) is shown. Changing it " +
+					"replaces the snapshot.",
+				Optional: true,
+				Computed: true,
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplace(),
+				},
+			},
+			"include_memory": schema.BoolAttribute{
+				MarkdownDescription: "Whether the snapshot also holds the sandbox's memory, so a restored " +
+					"sandbox resumes running processes. Default `false` (filesystem only). `true` is an error " +
+					"on platforms without memory snapshots (Docker), `false` on platforms that only take " +
+					"memory snapshots. Not allowed with `volume_id`. Changing it replaces the snapshot.",
+				Optional:      true,
+				Computed:      true,
+				Default:       booldefault.StaticBool(false),
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			},
+			"ttl": schema.StringAttribute{
+				MarkdownDescription: "How long the platform keeps the snapshot before deleting it, as a positive " +
+					"Go duration such as `72h`. Only on platforms with snapshot expiry (not Docker: there it " +
+					"is a plan-time error, and snapshots live until destroyed). Changing it replaces the snapshot.",
+				Optional:      true,
+				PlanModifiers: replaceString,
+				Validators:    []validator.String{snapshotTTLValidator{}},
+			},
+			"labels": schema.MapAttribute{
+				MarkdownDescription: labelsDescription("snapshot") + " Snapshots are immutable: changing labels replaces the snapshot.",
+				ElementType:         types.StringType,
+				Optional:            true,
+				Validators:          []validator.Map{reservedLabelsValidator{}},
+				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			},
+			"kind": computedString("What the snapshot holds: `filesystem` (a sandbox's files), `memory` " +
+				"(files and memory) or `volume` (a volume's contents)."),
+			"created_at": computedString("When the snapshot was taken (RFC 3339)."),
+			"expires_at": computedString("When the platform deletes the snapshot by itself (RFC 3339); null when " +
+				"it never does (Docker)."),
+			"size_bytes": schema.Int64Attribute{
+				MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"parent_snapshot_id": computedString("Lineage: the snapshot the source sandbox was restored from " +
+				"(`sbx_sandbox.from_snapshot_id`); null when the sandbox started from a template, and for volume snapshots."),
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeoutsBlockDescribed(ctx, timeouts.Opts{Create: true, Delete: true},
+				"How long to wait for the snapshot to be taken (`create`, default 20m) and removed "+
+					"(`delete`, default 5m). Go duration strings such as `30m`."),
+		},
+	}
 }
 
-func (r *snapshotResource) Create(context.Context, resource.CreateRequest, *resource.CreateResponse) {}
-func (r *snapshotResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse)       {}
-func (r *snapshotResource) Update(context.Context, resource.UpdateRequest, *resource.UpdateResponse) {}
-func (r *snapshotResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan snapshotModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, snapshotCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	spec := platform.SnapshotSpec{
+		SandboxID:     plan.SandboxID.ValueString(),
+		VolumeID:      plan.VolumeID.ValueString(),
+		Name:          plan.Name.ValueString(),
+		IncludeMemory: plan.IncludeMemory.ValueBool(),
+		Labels:        mapFromTF(ctx, plan.Labels, &resp.Diagnostics),
+	}
+	if ttl := plan.TTL.ValueString(); ttl != "" {
+		// Already validated; parse again only to hand the platform a duration.
+		spec.TTL, _ = time.ParseDuration(ttl)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	snap, err := r.platform.Snapshots().Create(ctx, spec)
+	if snap != nil {
+		// Save the snapshot as soon as it exists, even if something after
+		// failed, so it is never orphaned.
+		plan.applySnapshot(snap)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+	if err != nil {
+		addPlatformError(&resp.Diagnostics, "create", "snapshot", "", fmt.Errorf("snapshot of %s: %w", snapshotSourceID(spec), err))
+	}
+}
+
+func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state snapshotModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	snap, err := r.platform.Snapshots().Get(ctx, state.ID.ValueString())
+	if platform.IsNotFound(err) {
+		addGoneWarning(&resp.Diagnostics, "snapshot", state.ID.ValueString())
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addPlatformError(&resp.Diagnostics, "read", "snapshot", state.ID.ValueString(), err)
+		return
+	}
+	state.applySnapshot(snap)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update only ever sees a change of the timeouts block: every other argument
+// replaces the snapshot.
+func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan snapshotModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("expires_at"), &plan.ExpiresAt)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("parent_snapshot_id"), &plan.ParentSnapshotID)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state snapshotModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.platform.Capabilities().SnapshotDelete {
+		// Returning without error removes it from state; the platform
+		// deletes it at its own deadline.
+		resp.Diagnostics.AddWarning("Snapshot removed from state only",
+			fmt.Sprintf("%s cannot delete snapshots: snapshot %q was removed from the Terraform state but still exists. %s",
+				r.platform.Name(), state.ID.ValueString(), snapshotExpiryPhrase(state.ExpiresAt)))
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, snapshotDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	err := r.platform.Snapshots().Delete(ctx, state.ID.ValueString())
+	if err != nil && !platform.IsNotFound(err) {
+		addPlatformError(&resp.Diagnostics, "delete", "snapshot", state.ID.ValueString(), err)
+	}
+}
+
+func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// applySnapshot records what the platform reports. The source ids fill in
+// after an import; ttl is not reported back and keeps its state value.
+func (m *snapshotModel) applySnapshot(s *platform.Snapshot) {
+	m.ID = types.StringValue(s.ID)
+	if s.SandboxID != "" {
+		m.SandboxID = types.StringValue(s.SandboxID)
+	}
+	if s.VolumeID != "" {
+		m.VolumeID = types.StringValue(s.VolumeID)
+	}
+	switch {
+	case s.Name != "":
+		m.Name = types.StringValue(s.Name)
+	case m.Name.IsUnknown():
+		m.Name = types.StringNull()
+	}
+	m.IncludeMemory = types.BoolValue(s.Kind == platform.SnapshotMemory)
+	m.Labels = mapToTF(platform.UserLabels(s.Labels), m.Labels)
+	m.Kind = types.StringValue(string(s.Kind))
+	m.CreatedAt = timeStringOrNull(s.CreatedAt)
+	m.ExpiresAt = timeStringOrNull(s.ExpiresAt)
+	m.SizeBytes = types.Int64Value(s.SizeBytes)
+	m.ParentSnapshotID = types.StringNull()
+	if s.ParentSnapshotID != "" {
+		m.ParentSnapshotID = types.StringValue(s.ParentSnapshotID)
+	}
+}
+
+// snapshotSourceID names what a snapshot is taken of, for error messages.
+func snapshotSourceID(spec platform.SnapshotSpec) string {
+	if spec.VolumeID != "" {
+		return fmt.Sprintf("volume %q", spec.VolumeID)
+	}
+	return fmt.Sprintf("sandbox %q", spec.SandboxID)
+}
+
+// snapshotExpiryPhrase tells the user when an undeletable snapshot goes away.
+func snapshotExpiryPhrase(expiresAt types.String) string {
+	if expiresAt.IsNull() || expiresAt.IsUnknown() || expiresAt.ValueString() == "" {
+		return "The platform reported no expiry date for it; delete it with the platform's own tools if it must go."
+	}
+	return fmt.Sprintf("The platform deletes it by itself at %s.", expiresAt.ValueString())
+}

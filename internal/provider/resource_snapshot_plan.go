@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+func (r *snapshotResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(pathSnapshotSandboxID.Expression(), pathSnapshotVolumeID.Expression()),
+		// A volume has no memory; even an explicit false would mislead.
+		resourcevalidator.Conflicting(pathSnapshotIncludeMemory.Expression(), pathSnapshotVolumeID.Expression()),
+	}
+}
+
+// ModifyPlan rejects snapshots the platform cannot take, plans the kind the
+// snapshot will have, and warns when a destroy can only forget the snapshot.
+func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.platform == nil {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		if !r.platform.Capabilities().SnapshotDelete && !req.State.Raw.IsNull() {
+			var state snapshotModel
+			resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+			resp.Diagnostics.AddWarning("Snapshot will only be removed from state",
+				fmt.Sprintf("%s cannot delete snapshots: destroying snapshot %q removes it from the Terraform state, "+
+					"but it stays on the platform. %s", r.platform.Name(), state.ID.ValueString(), snapshotExpiryPhrase(state.ExpiresAt)))
+		}
+		return
+	}
+
+	var plan, config snapshotModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	snapshotCheckCapabilities(r.platform.Name(), r.platform.Capabilities(), config, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		plan.Kind = snapshotPlannedKind(plan)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	}
+}
+
+// snapshotCheckCapabilities rejects, at plan time, a snapshot the platform
+// cannot take, naming the attribute, the value and what is allowed. config
+// says what the user wrote; plan holds the defaults applied.
+func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, config, plan snapshotModel, diags *diag.Diagnostics) {
+	if isSet(config.SandboxID) && !caps.SandboxSnapshot {
+		addUnsupportedError(diags, pathSnapshotSandboxID, templateValueString(config.SandboxID), platformName,
+			"this platform cannot snapshot sandboxes; keep durable data on an `sbx_volume`")
+	}
+	if isSet(config.VolumeID) && !caps.VolumeSnapshot {
+		addUnsupportedError(diags, pathSnapshotVolumeID, templateValueString(config.VolumeID), platformName,
+			"this platform cannot snapshot volumes; snapshot the sandbox that mounts it with `sandbox_id`")
+	}
+	if isSet(config.SandboxID) && !plan.IncludeMemory.IsUnknown() {
+		switch mem := plan.IncludeMemory.ValueBool(); {
+		case mem && !caps.SandboxMemorySnapshot:
+			addUnsupportedError(diags, pathSnapshotIncludeMemory, "true", platformName,
+				"snapshots hold the filesystem only; remove `include_memory` or set it to false")
+		case !mem && !caps.SandboxFSOnlySnapshot:
+			addUnsupportedError(diags, pathSnapshotIncludeMemory, "false", platformName,
+				"snapshots always include memory; set `include_memory = true`")
+		}
+	}
+	if isSet(config.TTL) && !caps.SnapshotTTL {
+		addUnsupportedError(diags, pathSnapshotTTL, templateValueString(config.TTL), platformName,
+			"snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed")
+	}
+}
+
+// snapshotPlannedKind is the kind a new snapshot will have, known from its
+// arguments; unknown only while include_memory is.
+func snapshotPlannedKind(plan snapshotModel) types.String {
+	switch {
+	case isSet(plan.VolumeID):
+		return types.StringValue(string(platform.SnapshotVolume))
+	case plan.IncludeMemory.IsUnknown():
+		return types.StringUnknown()
+	case plan.IncludeMemory.ValueBool():
+		return types.StringValue(string(platform.SnapshotMemory))
+	default:
+		return types.StringValue(string(platform.SnapshotFilesystem))
+	}
+}
+
+// snapshotTTLValidator accepts a positive Go duration ("72h", "90m").
+type snapshotTTLValidator struct{}
+
+var _ validator.String = snapshotTTLValidator{}
+
+func (snapshotTTLValidator) Description(_ context.Context) string {
+	return "a positive Go duration such as 72h or 90m"
+}
+
+func (v snapshotTTLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v snapshotTTLValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if problem := snapshotTTLProblem(req.ConfigValue.ValueString()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid snapshot ttl",
+			fmt.Sprintf("%s = %s: %s; use %s.", req.Path, strconv.Quote(req.ConfigValue.ValueString()), problem, v.Description(ctx)))
+	}
+}
+
+// snapshotTTLProblem says what is wrong with a ttl, or "" when it is valid.
+func snapshotTTLProblem(s string) string {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return "not a duration"
+	case d <= 0:
+		return "must be positive"
+	}
+	return ""
+}

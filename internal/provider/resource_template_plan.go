@@ -1,0 +1,192 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// templateContextHash is buildctx.Hash; a variable so unit tests can see
+// which inputs reach it without building a context on disk.
+var templateContextHash = buildctx.Hash
+
+func (r *templateResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("dockerfile"), path.MatchRoot("image")),
+	}
+}
+
+// ValidateConfig checks context_dir on the machine that plans: a build
+// needs it, and a typo is better reported here than as a failed build.
+func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var dir types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateContextDir, &dir)...)
+	if dir.IsNull() || dir.IsUnknown() {
+		return
+	}
+	templateCheckContextDir(dir.ValueString(), &resp.Diagnostics)
+}
+
+// ModifyPlan computes context_hash, rejects settings the platform cannot
+// honour, and turns a changed build input into a rebuild: in place where the
+// platform keeps the template id, a replacement elsewhere.
+func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy: nothing to build or check
+	}
+	var plan templateModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if r.platform != nil {
+		templateCheckCapabilities(r.platform.Name(), r.platform.Capabilities(), plan, &resp.Diagnostics)
+	}
+	plan.ContextHash = templatePlannedHash(plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if !req.State.Raw.IsNull() && r.platform != nil {
+		var state templateModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if changes := templateRebuildChanges(plan, state); len(changes) > 0 {
+			if r.platform.Capabilities().TemplateRebuildInPlace {
+				// Same id, new build: what the build produces is unknown until it runs.
+				plan.BuildID = types.StringUnknown()
+				plan.Status = types.StringUnknown()
+				plan.CreatedAt = types.StringUnknown()
+			} else {
+				resp.RequiresReplace.Append(changes...)
+			}
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// templatePlannedHash is the content hash of the planned build input: null
+// for an adopted image, unknown while the Dockerfile or the context
+// directory is not known yet.
+func templatePlannedHash(plan templateModel, diags *diag.Diagnostics) types.String {
+	if plan.Dockerfile.IsNull() {
+		return types.StringNull()
+	}
+	if plan.Dockerfile.IsUnknown() || plan.ContextDir.IsUnknown() {
+		return types.StringUnknown()
+	}
+	dir := plan.ContextDir.ValueString()
+	if dir != "" && !templateCheckContextDir(dir, diags) {
+		return types.StringUnknown()
+	}
+	sum, err := templateContextHash(dir, plan.Dockerfile.ValueString())
+	if err != nil {
+		diags.AddAttributeError(pathTemplateContextDir, "Cannot hash the build context",
+			fmt.Sprintf("context_dir = %q: %s", dir, err))
+		return types.StringUnknown()
+	}
+	return types.StringValue(sum)
+}
+
+// templateCheckContextDir reports a context_dir that is missing or not a
+// directory, naming the attribute and the path. It returns true when dir is usable.
+func templateCheckContextDir(dir string, diags *diag.Diagnostics) bool {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil && os.IsNotExist(err):
+		diags.AddAttributeError(pathTemplateContextDir, "Build context directory not found",
+			fmt.Sprintf("context_dir = %q does not exist on this machine. Set it to the directory holding the files "+
+				"the Dockerfile copies (e.g. \"${path.module}/agent\").", dir))
+		return false
+	case err != nil:
+		diags.AddAttributeError(pathTemplateContextDir, "Cannot read the build context directory",
+			fmt.Sprintf("context_dir = %q: %s", dir, err))
+		return false
+	case !fi.IsDir():
+		diags.AddAttributeError(pathTemplateContextDir, "Build context is not a directory",
+			fmt.Sprintf("context_dir = %q is a file; it must be a directory holding the files the Dockerfile copies.", dir))
+		return false
+	}
+	return true
+}
+
+// templateRebuildChanges lists the build inputs that differ between plan and
+// state; any of them means a new build. context_dir itself is absent on
+// purpose: moving the same files elsewhere leaves context_hash unchanged.
+func templateRebuildChanges(plan, state templateModel) path.Paths {
+	inputs := []struct {
+		p          path.Path
+		plan, prev attr.Value
+	}{
+		{pathTemplateDockerfile, plan.Dockerfile, state.Dockerfile},
+		{pathTemplateContextHash, plan.ContextHash, state.ContextHash},
+		{pathTemplateStartCmd, plan.StartCmd, state.StartCmd},
+		{pathTemplateReadyCmd, plan.ReadyCmd, state.ReadyCmd},
+		{pathTemplateCPUCount, plan.CPUCount, state.CPUCount},
+		{pathTemplateMemoryMB, plan.MemoryMB, state.MemoryMB},
+		{pathTemplateDiskMB, plan.DiskMB, state.DiskMB},
+		{pathTemplateLabels, plan.Labels, state.Labels},
+	}
+	var out path.Paths
+	for _, in := range inputs {
+		if !in.plan.Equal(in.prev) {
+			out = append(out, in.p)
+		}
+	}
+	return out
+}
+
+// templateCheckCapabilities rejects, at plan time, template settings the
+// platform cannot honour, naming the attribute, the value and what to do instead.
+func templateCheckCapabilities(platformName string, caps platform.Capabilities, m templateModel, diags *diag.Diagnostics) {
+	if isSet(m.Dockerfile) && !caps.TemplateFromDockerfile {
+		addUnsupportedError(diags, pathTemplateDockerfile, "(a Dockerfile)", platformName,
+			"this platform cannot build templates; build the image elsewhere and adopt it with `image`")
+	}
+	if isSet(m.Image) && !caps.TemplateFromImage {
+		addUnsupportedError(diags, pathTemplateImage, templateValueString(m.Image), platformName,
+			"this platform cannot adopt prebuilt images; build the template from a `dockerfile`")
+	}
+	if isSet(m.CPUCount) && !caps.TemplateResources {
+		addUnsupportedError(diags, pathTemplateCPUCount, templateValueString(m.CPUCount), platformName,
+			"templates have no size here; remove it and set `cpu_count` on each `sbx_sandbox`")
+	}
+	if isSet(m.MemoryMB) && !caps.TemplateResources {
+		addUnsupportedError(diags, pathTemplateMemoryMB, templateValueString(m.MemoryMB), platformName,
+			"templates have no size here; remove it and set `memory_mb` on each `sbx_sandbox`")
+	}
+	// A template's disk size is the default disk of the sandboxes made from
+	// it, so it needs both sized templates and sized sandbox disks.
+	if isSet(m.DiskMB) && !(caps.TemplateResources && caps.SandboxDiskSize) {
+		addUnsupportedError(diags, pathTemplateDiskMB, templateValueString(m.DiskMB), platformName,
+			"sandbox disks cannot be sized here; remove `disk_mb`")
+	}
+}
+
+// templateValueString renders a configured value for an error message.
+func templateValueString(v attr.Value) string {
+	if v.IsUnknown() {
+		return "(known after apply)"
+	}
+	switch tv := v.(type) {
+	case types.String:
+		return strconv.Quote(tv.ValueString())
+	case types.Int64:
+		return strconv.FormatInt(tv.ValueInt64(), 10)
+	}
+	return v.String()
+}
