@@ -108,7 +108,9 @@ func (snapshotTTLValidator) Description(_ context.Context) string {
 	return "a positive Go duration such as 72h or 90m"
 }
 
-func (v snapshotTTLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v snapshotTTLValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v snapshotTTLValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -38,7 +38,9 @@ func (templateNameValidator) Description(_ context.Context) string {
 	return fmt.Sprintf("must match %s and be at most %d characters", templateNamePattern, templateNameMaxLen)
 }
 
-func (v templateNameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v templateNameValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (templateNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
