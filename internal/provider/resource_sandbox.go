@@ -2,16 +2,56 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"regexp"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// Placeholder: replaced by the full implementation.
+var (
+	_ resource.Resource                     = (*sandboxResource)(nil)
+	_ resource.ResourceWithConfigure        = (*sandboxResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*sandboxResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*sandboxResource)(nil)
+	_ resource.ResourceWithImportState      = (*sandboxResource)(nil)
+)
 
-var _ resource.Resource = (*sandboxResource)(nil)
+// Default waits, overridable with the timeouts block.
+const (
+	sandboxCreateTimeout = 10 * time.Minute
+	sandboxUpdateTimeout = 10 * time.Minute
+	sandboxDeleteTimeout = 5 * time.Minute
+)
 
-type sandboxResource struct{}
+// sandboxNamePattern is the widest name every platform accepts (Docker
+// container names, Fly machine names, Daytona sandbox names).
+var sandboxNamePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$`)
+
+// privateKeyImporting marks a state that came from ImportState, so the
+// first Read fills attributes it otherwise leaves as the user wrote them.
+const privateKeyImporting = "importing"
+
+// sandboxResource is sbx_sandbox: one box on the configured platform.
+type sandboxResource struct {
+	platform platform.Platform
+}
 
 // NewSandboxResource returns the sbx_sandbox resource.
 func NewSandboxResource() resource.Resource { return &sandboxResource{} }
@@ -20,11 +60,279 @@ func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataReque
 	resp.TypeName = req.ProviderTypeName + "_sandbox"
 }
 
-func (r *sandboxResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true}}}
+func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in: a container on Docker, a sandbox on E2B, " +
+			"Daytona or Modal, a machine on Fly.io. It starts from a template (`template_id`) or from a snapshot " +
+			"(`from_snapshot_id`). Its `state` is managed in place: pausing, stopping and starting it again never " +
+			"replaces it, and a box paused or stopped outside Terraform plans as an update back to the configured `state`.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("sandbox"),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the sandbox on the platform (1–63 characters: letters, digits, `_`, `.`, `-`; " +
+					"starting with a letter or digit). When omitted the platform picks one. The provider labels the box " +
+					"with this name, so a create that was interrupted (timeout, crash, lost connection) is found again by " +
+					"it on the next apply instead of making a second box: set it when you rely on that. Changing it replaces the sandbox.",
+				Optional: true,
+				Computed: true,
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.RequiresReplace(),
+					stringplanmodifier.UseStateForUnknown(),
+				},
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(sandboxNamePattern,
+						"must be 1-63 characters of letters, digits, '_', '.' or '-', starting with a letter or digit"),
+				},
+			},
+			"template_id": schema.StringAttribute{
+				MarkdownDescription: "Id of the template (`sbx_template.x.id`) to start the sandbox from. " +
+					"Exactly one of `template_id` and `from_snapshot_id` is required. Changing it replaces the sandbox.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"from_snapshot_id": schema.StringAttribute{
+				MarkdownDescription: "Id of a snapshot (`sbx_snapshot.x.id`) to restore into a new sandbox. Restoring " +
+					"always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and " +
+					"`from_snapshot_id` is required. Changing it replaces the sandbox. Not every platform can restore " +
+					"a sandbox from a snapshot; where it cannot, this is a plan-time error.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"state": schema.StringAttribute{
+				MarkdownDescription: "The state to keep the sandbox in: `running` (default), `paused` (frozen with its memory; " +
+					"needs a platform that can pause with memory) or `stopped` (processes ended, disk kept). Changing it " +
+					"pauses, resumes, stops or starts the box in place — never a replacement. When the box is found " +
+					"running, paused or stopped otherwise (someone ran `docker pause`, the platform stopped it on a " +
+					"timeout), the next plan shows an update back to this value.",
+				Optional:   true,
+				Computed:   true,
+				Default:    stringdefault.StaticString(string(platform.StateRunning)),
+				Validators: []validator.String{stringvalidator.OneOf(platform.DesiredStates...)},
+			},
+			"cpu_count": schema.Int64Attribute{
+				MarkdownDescription: "Number of CPUs for the sandbox. When omitted the platform's default applies. " +
+					"Changed in place where the platform can resize a running box (Docker), else the sandbox is replaced.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"memory_mb": schema.Int64Attribute{
+				MarkdownDescription: "Memory limit in MiB. Must be at least the platform's minimum (Docker: 6). When " +
+					"omitted the platform's default applies. Changed in place where the platform can resize a running " +
+					"box (Docker), else the sandbox is replaced.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"disk_mb": schema.Int64Attribute{
+				MarkdownDescription: "Disk size in MiB, where the platform lets a sandbox choose it. Docker cannot: " +
+					"setting it there is a plan-time error. Changing it replaces the sandbox.",
+				Optional:      true,
+				Validators:    []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"env": schema.MapAttribute{
+				MarkdownDescription: "Environment variables for the sandbox's processes. Sensitive: values never appear " +
+					"in plans, logs or error messages. The provider does not read them back from the platform (Docker " +
+					"mixes the image's own variables in), so a change made outside Terraform is not detected. Changing " +
+					"them replaces the sandbox unless the platform can change them in place.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Sensitive:   true,
+			},
+			"labels": schema.MapAttribute{
+				MarkdownDescription: labelsDescription("sandbox") + " Changing them replaces the sandbox unless the " +
+					"platform can relabel a box in place (Docker cannot).",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.Map{reservedLabelsValidator{}},
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "The sandbox's state as the platform reports it, normalized: `running`, `paused`, " +
+					"`stopped`, `starting`, `stopping`, `failed` or `unknown`.",
+				Computed: true,
+			},
+			"platform_status": schema.StringAttribute{
+				MarkdownDescription: "The platform's own word for the sandbox's state (Docker: `running`, `paused`, " +
+					"`exited`, `created`, ...).",
+				Computed: true,
+			},
+			"created_at": computedString("When the sandbox was created (RFC 3339)."),
+			"started_at": schema.StringAttribute{
+				MarkdownDescription: "When the sandbox last started (RFC 3339); null if it never started.",
+				Computed:            true,
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"volume_mount": schema.ListNestedBlock{
+				MarkdownDescription: "A volume to mount into the sandbox. Repeat the block for several volumes; " +
+					"each needs its own `path`. Changing the mounts replaces the sandbox.",
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"volume_id": schema.StringAttribute{
+							MarkdownDescription: "Id of the volume (`sbx_volume.x.id`).",
+							Required:            true,
+						},
+						"path": schema.StringAttribute{
+							MarkdownDescription: "Absolute path inside the sandbox to mount the volume at, e.g. `/data`.",
+							Required:            true,
+							Validators:          []validator.String{sandboxMountPathValidator{}},
+						},
+						"read_only": schema.BoolAttribute{
+							MarkdownDescription: "Mount the volume read-only. Defaults to `false`.",
+							Optional:            true,
+							Computed:            true,
+							Default:             booldefault.StaticBool(false),
+						},
+					},
+				},
+				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplace()},
+				Validators:    []validator.List{sandboxUniqueMountPathsValidator{}},
+			},
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
 }
 
-func (r *sandboxResource) Create(context.Context, resource.CreateRequest, *resource.CreateResponse) {}
-func (r *sandboxResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse)       {}
-func (r *sandboxResource) Update(context.Context, resource.UpdateRequest, *resource.UpdateResponse) {}
-func (r *sandboxResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("template_id"), path.MatchRoot("from_snapshot_id")),
+	}
+}
+
+func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan sandboxModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, sandboxCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	spec := sandboxSpecFromModel(ctx, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	sb, err := r.platform.Sandboxes().Create(ctx, spec)
+	if sb != nil {
+		// Save the box even when the create failed half-way: Terraform then
+		// marks it tainted and replaces it, instead of leaving an orphan.
+		resp.Diagnostics.Append(resp.State.Set(ctx, sandboxSettle(plan, sb))...)
+	}
+	if err != nil {
+		addPlatformError(&resp.Diagnostics, "create", "sandbox", spec.Name, err)
+	}
+}
+
+func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state sandboxModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing, diags := req.Private.GetKey(ctx, privateKeyImporting)
+	resp.Diagnostics.Append(diags...)
+
+	sb, err := r.platform.Sandboxes().Get(ctx, state.ID.ValueString())
+	if platform.IsNotFound(err) {
+		addGoneWarning(&resp.Diagnostics, "sandbox", state.ID.ValueString())
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addPlatformError(&resp.Diagnostics, "read", "sandbox", state.ID.ValueString(), err)
+		return
+	}
+	sandboxRefresh(&state, sb, len(importing) > 0)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	if len(importing) > 0 {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, nil)...)
+	}
+}
+
+func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state sandboxModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, sandboxUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueString()
+	boxes := r.platform.Sandboxes()
+	var sb *platform.Sandbox
+
+	// The plan only reaches Update for changes ModifyPlan left in place;
+	// anything else was planned as a replacement.
+	if !plan.Labels.Equal(state.Labels) || !plan.Env.Equal(state.Env) {
+		// SandboxService has no call to relabel a box or change its env, so a
+		// platform claiming these are mutable cannot honour the change here.
+		resp.Diagnostics.AddError("Cannot change sandbox labels or env in place",
+			"The platform reports that a sandbox's labels or env can change in place, but the provider has no "+
+				"operation for it yet. This is a bug in the provider; please report it. Replace the sandbox instead "+
+				"(terraform apply -replace).")
+		return
+	}
+	if !plan.CPUCount.Equal(state.CPUCount) || !plan.MemoryMB.Equal(state.MemoryMB) {
+		got, err := boxes.Resize(ctx, id, plan.CPUCount.ValueInt64(), plan.MemoryMB.ValueInt64())
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "resize", "sandbox", id, err)
+			return
+		}
+		sb = got
+	}
+	if !plan.State.Equal(state.State) {
+		got, err := boxes.SetState(ctx, id, platform.SandboxState(plan.State.ValueString()))
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "change the state of", "sandbox", id, err)
+			return
+		}
+		sb = got
+	}
+	if sb == nil {
+		// Only provider-side settings (timeouts) changed: nothing to send.
+		got, err := boxes.Get(ctx, id)
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "read", "sandbox", id, err)
+			return
+		}
+		sb = got
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, sandboxSettle(plan, sb))...)
+}
+
+func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state sandboxModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, sandboxDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	err := r.platform.Sandboxes().Delete(ctx, state.ID.ValueString())
+	if err != nil && !errors.Is(err, platform.ErrNotFound) {
+		addPlatformError(&resp.Diagnostics, "delete", "sandbox", state.ID.ValueString(), err)
+	}
+}
+
+func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, []byte("true"))...)
+}

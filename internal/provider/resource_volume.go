@@ -2,16 +2,47 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"regexp"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// Placeholder: replaced by the full implementation.
+var (
+	_ resource.Resource                = (*volumeResource)(nil)
+	_ resource.ResourceWithConfigure   = (*volumeResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*volumeResource)(nil)
+	_ resource.ResourceWithImportState = (*volumeResource)(nil)
+)
 
-var _ resource.Resource = (*volumeResource)(nil)
+// Default waits, overridable with the timeouts block.
+const (
+	volumeCreateTimeout = 10 * time.Minute
+	volumeUpdateTimeout = 10 * time.Minute
+	volumeDeleteTimeout = 5 * time.Minute
+)
 
-type volumeResource struct{}
+// volumeNamePattern is what Docker accepts as a volume name; the other
+// platforms accept a subset of it, which they check themselves.
+var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// volumeResource is sbx_volume: a persistent volume on the configured platform.
+type volumeResource struct {
+	platform platform.Platform
+}
 
 // NewVolumeResource returns the sbx_volume resource.
 func NewVolumeResource() resource.Resource { return &volumeResource{} }
@@ -20,11 +51,202 @@ func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataReques
 	resp.TypeName = req.ProviderTypeName + "_volume"
 }
 
-func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true}}}
+func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A persistent volume that outlives the sandboxes mounting it (`sbx_sandbox.volume_mount`): " +
+			"a Docker volume, or a volume on E2B, Daytona, Fly.io or Modal. Volumes that already exist import by id " +
+			"(on Docker, the volume's name).",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("volume"),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the volume (up to 255 characters: letters, digits, `_`, `.`, `-`; starting " +
+					"with a letter or digit). The provider labels the volume with it, so an interrupted create is found " +
+					"again rather than duplicated. Changing it replaces the volume (and its data).",
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators: []validator.String{
+					stringvalidator.LengthAtMost(255),
+					stringvalidator.RegexMatches(volumeNamePattern,
+						"must be letters, digits, '_', '.' or '-', starting with a letter or digit"),
+				},
+			},
+			"size_gb": schema.Int64Attribute{
+				MarkdownDescription: "Size in GB, where the platform sizes volumes (Fly.io). Growing it is an in-place " +
+					"update where the platform can grow a volume; shrinking it is a plan-time error. Docker volumes " +
+					"have no size: setting it there is a plan-time error.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"region": schema.StringAttribute{
+				MarkdownDescription: "Region to create the volume in, where the platform has regions (Fly.io). " +
+					"Setting it elsewhere is a plan-time error. Changing it replaces the volume.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"from_snapshot_id": schema.StringAttribute{
+				MarkdownDescription: "Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the new volume. " +
+					"Changing it replaces the volume. A plan-time error where the platform cannot restore volumes.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"labels": schema.MapAttribute{
+				MarkdownDescription: labelsDescription("volume") + " Changed in place where the platform can " +
+					"(Docker keeps the volume's name and data); where relabelling needs an idle volume (Docker), " +
+					"a label change while a sandbox mounts the volume is a plan-time error.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.Map{reservedLabelsValidator{}},
+			},
+			"state":      computedString("The volume's state as the platform reports it (e.g. `available`, `in_use`)."),
+			"created_at": computedString("When the volume was created (RFC 3339)."),
+			"attached_to": schema.ListAttribute{
+				MarkdownDescription: "Ids of the sandboxes that mount the volume, as of the last refresh.",
+				ElementType:         types.StringType,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
 }
 
-func (r *volumeResource) Create(context.Context, resource.CreateRequest, *resource.CreateResponse) {}
-func (r *volumeResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse)       {}
-func (r *volumeResource) Update(context.Context, resource.UpdateRequest, *resource.UpdateResponse) {}
-func (r *volumeResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan volumeModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, volumeCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	spec := platform.VolumeSpec{
+		Name:           plan.Name.ValueString(),
+		SizeGB:         plan.SizeGB.ValueInt64(),
+		Region:         plan.Region.ValueString(),
+		FromSnapshotID: plan.FromSnapshotID.ValueString(),
+		Labels:         mapFromTF(ctx, plan.Labels, &resp.Diagnostics),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	v, err := r.platform.Volumes().Create(ctx, spec)
+	if v != nil {
+		// A volume that exists despite the error is saved, so Terraform
+		// taints it instead of leaving it behind.
+		resp.Diagnostics.Append(resp.State.Set(ctx, volumeSettle(plan, v))...)
+	}
+	if err != nil {
+		addPlatformError(&resp.Diagnostics, "create", "volume", spec.Name, err)
+	}
+}
+
+func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state volumeModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing, diags := req.Private.GetKey(ctx, privateKeyImporting)
+	resp.Diagnostics.Append(diags...)
+
+	v, err := r.platform.Volumes().Get(ctx, state.ID.ValueString())
+	if platform.IsNotFound(err) {
+		addGoneWarning(&resp.Diagnostics, "volume", state.ID.ValueString())
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addPlatformError(&resp.Diagnostics, "read", "volume", state.ID.ValueString(), err)
+		return
+	}
+	volumeRefresh(&state, v, len(importing) > 0)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	if len(importing) > 0 {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, nil)...)
+	}
+}
+
+func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state volumeModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, volumeUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueString()
+	vols := r.platform.Volumes()
+	var v *platform.Volume
+
+	// ModifyPlan planned a replacement for anything the platform cannot
+	// change in place, so what reaches Update is labels and growth.
+	if !plan.Labels.Equal(state.Labels) {
+		labels := mapFromTF(ctx, plan.Labels, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		got, err := vols.SetLabels(ctx, id, labels)
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "relabel", "volume", id, err)
+			return
+		}
+		v = got
+	}
+	if !plan.SizeGB.IsNull() && !plan.SizeGB.Equal(state.SizeGB) {
+		got, err := vols.Resize(ctx, id, plan.SizeGB.ValueInt64())
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "grow", "volume", id, err)
+			return
+		}
+		v = got
+	}
+	if v == nil {
+		got, err := vols.Get(ctx, id)
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "read", "volume", id, err)
+			return
+		}
+		v = got
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, volumeSettle(plan, v))...)
+}
+
+func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state volumeModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, volumeDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	err := r.platform.Volumes().Delete(ctx, state.ID.ValueString())
+	if err != nil && !errors.Is(err, platform.ErrNotFound) {
+		addPlatformError(&resp.Diagnostics, "delete", "volume", state.ID.ValueString(), err)
+	}
+}
+
+func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, []byte("true"))...)
+}

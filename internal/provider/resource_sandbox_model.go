@@ -1,0 +1,220 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// sandboxModel is sbx_sandbox in Terraform's terms.
+type sandboxModel struct {
+	ID             types.String   `tfsdk:"id"`
+	Name           types.String   `tfsdk:"name"`
+	TemplateID     types.String   `tfsdk:"template_id"`
+	FromSnapshotID types.String   `tfsdk:"from_snapshot_id"`
+	State          types.String   `tfsdk:"state"`
+	CPUCount       types.Int64    `tfsdk:"cpu_count"`
+	MemoryMB       types.Int64    `tfsdk:"memory_mb"`
+	DiskMB         types.Int64    `tfsdk:"disk_mb"`
+	Env            types.Map      `tfsdk:"env"`
+	Labels         types.Map      `tfsdk:"labels"`
+	VolumeMounts   types.List     `tfsdk:"volume_mount"`
+	Status         types.String   `tfsdk:"status"`
+	PlatformStatus types.String   `tfsdk:"platform_status"`
+	CreatedAt      types.String   `tfsdk:"created_at"`
+	StartedAt      types.String   `tfsdk:"started_at"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// sandboxMountModel is one volume_mount block.
+type sandboxMountModel struct {
+	VolumeID types.String `tfsdk:"volume_id"`
+	Path     types.String `tfsdk:"path"`
+	ReadOnly types.Bool   `tfsdk:"read_only"`
+}
+
+// sandboxMountAttrTypes is the object type of a volume_mount block.
+var sandboxMountAttrTypes = map[string]attr.Type{
+	"volume_id": types.StringType,
+	"path":      types.StringType,
+	"read_only": types.BoolType,
+}
+
+// sandboxSpecFromModel turns a planned sandbox into what the platform is asked for.
+func sandboxSpecFromModel(ctx context.Context, m sandboxModel, diags *diag.Diagnostics) platform.SandboxSpec {
+	spec := platform.SandboxSpec{
+		Name:           m.Name.ValueString(),
+		TemplateID:     m.TemplateID.ValueString(),
+		FromSnapshotID: m.FromSnapshotID.ValueString(),
+		State:          platform.SandboxState(m.State.ValueString()),
+		Env:            mapFromTF(ctx, m.Env, diags),
+		Labels:         mapFromTF(ctx, m.Labels, diags),
+		CPUCount:       m.CPUCount.ValueInt64(),
+		MemoryMB:       m.MemoryMB.ValueInt64(),
+		DiskMB:         m.DiskMB.ValueInt64(),
+	}
+	if spec.State == "" {
+		spec.State = platform.StateRunning
+	}
+	for _, mnt := range sandboxMountsFromTF(ctx, m.VolumeMounts, diags) {
+		spec.VolumeMounts = append(spec.VolumeMounts, platform.VolumeMount{
+			VolumeID: mnt.VolumeID.ValueString(),
+			Path:     mnt.Path.ValueString(),
+			ReadOnly: mnt.ReadOnly.ValueBool(),
+		})
+	}
+	return spec
+}
+
+// sandboxMountsFromTF decodes the volume_mount blocks; null or unknown gives none.
+func sandboxMountsFromTF(ctx context.Context, l types.List, diags *diag.Diagnostics) []sandboxMountModel {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var out []sandboxMountModel
+	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// sandboxMountsToTF encodes the platform's mounts as volume_mount blocks.
+func sandboxMountsToTF(mounts []platform.VolumeMount) types.List {
+	objType := types.ObjectType{AttrTypes: sandboxMountAttrTypes}
+	elems := make([]attr.Value, 0, len(mounts))
+	for _, m := range mounts {
+		elems = append(elems, types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
+			"volume_id": types.StringValue(m.VolumeID),
+			"path":      types.StringValue(m.Path),
+			"read_only": types.BoolValue(m.ReadOnly),
+		}))
+	}
+	return types.ListValueMust(objType, elems)
+}
+
+// sandboxRefresh writes what the platform reports into m (the prior state).
+// It keeps what the user wrote wherever the platform's answer would only
+// add noise: env is never read back (Docker mixes the image's variables
+// in), and cpu_count / memory_mb stay null unless configured, so a platform
+// default never shows up as a diff. After an import (importing) there is
+// nothing the user wrote yet, so everything the platform knows is filled in.
+func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
+	m.ID = types.StringValue(sb.ID)
+	if sb.Name != "" {
+		m.Name = types.StringValue(sb.Name)
+	} else if m.Name.IsUnknown() {
+		m.Name = types.StringNull()
+	}
+
+	// Drift: a box paused, stopped or started outside Terraform takes the
+	// state it is really in, so the plan moves it back in place. A box
+	// between states (or failed) keeps the configured state.
+	switch sb.Status {
+	case platform.StateRunning, platform.StatePaused, platform.StateStopped:
+		m.State = types.StringValue(string(sb.Status))
+	default:
+		if m.State.IsNull() || m.State.IsUnknown() {
+			m.State = types.StringValue(string(sandboxSettledState(sb.Status)))
+		}
+	}
+	status := sb.Status
+	if status == "" {
+		status = platform.StateUnknown
+	}
+	m.Status = types.StringValue(string(status))
+	m.PlatformStatus = types.StringValue(sb.PlatformStatus)
+	m.CreatedAt = sandboxTimeToTF(sb.CreatedAt)
+	m.StartedAt = sandboxTimeToTF(sb.StartedAt)
+
+	m.Labels = mapToTF(platform.UserLabels(sb.Labels), m.Labels)
+	m.CPUCount = sandboxReportedInt(m.CPUCount, sb.CPUCount, importing)
+	m.MemoryMB = sandboxReportedInt(m.MemoryMB, sb.MemoryMB, importing)
+
+	if importing {
+		m.TemplateID = sandboxStringOrNull(sb.TemplateID)
+		m.FromSnapshotID = sandboxStringOrNull(sb.FromSnapshotID)
+		if len(sb.VolumeMounts) > 0 {
+			m.VolumeMounts = sandboxMountsToTF(sb.VolumeMounts)
+		}
+	}
+	if m.VolumeMounts.IsNull() || m.VolumeMounts.IsUnknown() {
+		m.VolumeMounts = types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes})
+	}
+}
+
+// sandboxSettledState is the state an imported box in transition is heading to.
+func sandboxSettledState(s platform.SandboxState) platform.SandboxState {
+	if s == platform.StateStopping {
+		return platform.StateStopped
+	}
+	return platform.StateRunning
+}
+
+// sandboxReportedInt keeps a null (unconfigured) value null, takes the
+// platform's value for a configured one, and keeps the configured value
+// when the platform reports nothing (0).
+func sandboxReportedInt(prior types.Int64, reported int64, importing bool) types.Int64 {
+	switch {
+	case reported == 0:
+		if prior.IsUnknown() {
+			return types.Int64Null()
+		}
+		return prior
+	case importing, !prior.IsNull():
+		return types.Int64Value(reported)
+	default:
+		return prior
+	}
+}
+
+// sandboxSettle is the state to save after Create or Update: the plan, with
+// the platform's answers filled in wherever the plan did not know the value.
+// Known planned values are kept, because Terraform rejects an apply whose
+// result contradicts its plan; the next refresh records any later change.
+func sandboxSettle(plan sandboxModel, sb *platform.Sandbox) sandboxModel {
+	got := plan
+	sandboxRefresh(&got, sb, false)
+	out := plan
+	out.ID = got.ID
+	out.Name = sandboxKeepKnown(plan.Name, got.Name)
+	out.Status = sandboxKeepKnown(plan.Status, got.Status)
+	out.PlatformStatus = sandboxKeepKnown(plan.PlatformStatus, got.PlatformStatus)
+	out.CreatedAt = sandboxKeepKnown(plan.CreatedAt, got.CreatedAt)
+	out.StartedAt = sandboxKeepKnown(plan.StartedAt, got.StartedAt)
+	if plan.State.IsUnknown() {
+		out.State = got.State
+	}
+	out.VolumeMounts = got.VolumeMounts
+	if !plan.VolumeMounts.IsNull() && !plan.VolumeMounts.IsUnknown() {
+		out.VolumeMounts = plan.VolumeMounts
+	}
+	return out
+}
+
+// sandboxKeepKnown returns planned unless it is unknown, else got.
+func sandboxKeepKnown(planned, got types.String) types.String {
+	if planned.IsUnknown() {
+		return got
+	}
+	return planned
+}
+
+// sandboxTimeToTF formats a timestamp as RFC 3339 in UTC; the zero time is null.
+func sandboxTimeToTF(t time.Time) types.String {
+	if t.IsZero() {
+		return types.StringNull()
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339))
+}
+
+// sandboxStringOrNull maps "" to null.
+func sandboxStringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
