@@ -1,0 +1,270 @@
+package provider
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+func TestTemplateNameProblem(t *testing.T) {
+	cases := []struct {
+		name  string
+		valid bool
+	}{
+		{"agent", true},
+		{"agent-2", true},
+		{"my.agent_v1-beta", true},
+		{"a", true},
+		{"0", true},
+		{strings.Repeat("a", 128), true},
+		{strings.Repeat("a", 129), false},
+		{"", false},
+		{"Agent", false},
+		{"agent--2", false},
+		{"-agent", false},
+		{"agent.", false},
+		{"my agent", false},
+		{"sbx/agent", false},
+		{"agent:latest", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			problem := templateNameProblem(tc.name)
+			if (problem == "") != tc.valid {
+				t.Fatalf("templateNameProblem(%q) = %q, want valid=%v", tc.name, problem, tc.valid)
+			}
+		})
+	}
+}
+
+func TestTemplateRebuildChanges(t *testing.T) {
+	labels := func(kv ...string) types.Map {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		v, _ := types.MapValueFrom(t.Context(), types.StringType, m)
+		return v
+	}
+	base := func() templateModel {
+		return templateModel{
+			Name:        types.StringValue("agent"),
+			Dockerfile:  types.StringValue("FROM scratch\n"),
+			ContextDir:  types.StringValue("/ctx"),
+			ContextHash: types.StringValue("abc"),
+			StartCmd:    types.StringNull(),
+			ReadyCmd:    types.StringValue("/agent ready"),
+			CPUCount:    types.Int64Null(),
+			MemoryMB:    types.Int64Null(),
+			DiskMB:      types.Int64Null(),
+			Labels:      labels("team", "a"),
+		}
+	}
+	cases := []struct {
+		name   string
+		change func(*templateModel)
+		want   []path.Path
+	}{
+		{"nothing", func(*templateModel) {}, nil},
+		{"context dir moved, same content", func(m *templateModel) { m.ContextDir = types.StringValue("/elsewhere") }, nil},
+		{"dockerfile", func(m *templateModel) { m.Dockerfile = types.StringValue("FROM scratch\nCMD [\"x\"]\n") },
+			[]path.Path{pathTemplateDockerfile}},
+		{"context content", func(m *templateModel) { m.ContextHash = types.StringValue("def") },
+			[]path.Path{pathTemplateContextHash}},
+		{"hash not known yet", func(m *templateModel) { m.ContextHash = types.StringUnknown() },
+			[]path.Path{pathTemplateContextHash}},
+		{"start_cmd set", func(m *templateModel) { m.StartCmd = types.StringValue("/agent") },
+			[]path.Path{pathTemplateStartCmd}},
+		{"ready_cmd removed", func(m *templateModel) { m.ReadyCmd = types.StringNull() },
+			[]path.Path{pathTemplateReadyCmd}},
+		{"sizes", func(m *templateModel) {
+			m.CPUCount, m.MemoryMB, m.DiskMB = types.Int64Value(2), types.Int64Value(512), types.Int64Value(1024)
+		}, []path.Path{pathTemplateCPUCount, pathTemplateMemoryMB, pathTemplateDiskMB}},
+		{"labels", func(m *templateModel) { m.Labels = labels("team", "b") }, []path.Path{pathTemplateLabels}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			state, plan := base(), base()
+			tc.change(&plan)
+			got := templateRebuildChanges(plan, state)
+			if len(got) != len(tc.want) {
+				t.Fatalf("changes = %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if !got[i].Equal(tc.want[i]) {
+					t.Fatalf("changes = %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+
+	t.Run("after import the configured dockerfile is a rebuild", func(t *testing.T) {
+		state, plan := base(), base()
+		state.Dockerfile, state.ContextDir, state.ContextHash = types.StringNull(), types.StringNull(), types.StringNull()
+		got := templateRebuildChanges(plan, state)
+		want := path.Paths{pathTemplateDockerfile, pathTemplateContextHash}
+		if len(got) != 2 || !got[0].Equal(want[0]) || !got[1].Equal(want[1]) {
+			t.Fatalf("changes = %v, want %v", got, want)
+		}
+	})
+}
+
+func TestTemplateCheckCapabilities(t *testing.T) {
+	docker := platform.Capabilities{TemplateFromDockerfile: true, TemplateFromImage: true, TemplateRebuildInPlace: true}
+	sized := platform.Capabilities{TemplateFromDockerfile: true, TemplateResources: true}
+	sizedDisk := platform.Capabilities{TemplateFromDockerfile: true, TemplateResources: true, SandboxDiskSize: true}
+	imageOnly := platform.Capabilities{TemplateFromImage: true}
+
+	built := templateModel{Dockerfile: types.StringValue("FROM scratch\n")}
+	withSizes := built
+	withSizes.CPUCount, withSizes.MemoryMB = types.Int64Value(2), types.Int64Value(1024)
+	withDisk := built
+	withDisk.DiskMB = types.Int64Value(4096)
+	adopted := templateModel{Image: types.StringValue("agent:1")}
+	unknownCPU := built
+	unknownCPU.CPUCount = types.Int64Unknown()
+
+	cases := []struct {
+		name      string
+		caps      platform.Capabilities
+		model     templateModel
+		wantPaths []path.Path
+		wantText  []string
+	}{
+		{"docker builds", docker, built, nil, nil},
+		{"docker adopts", docker, adopted, nil, nil},
+		{"docker has no template sizes", docker, withSizes,
+			[]path.Path{pathTemplateCPUCount, pathTemplateMemoryMB},
+			[]string{"cpu_count = 2 is not supported on testplat", "memory_mb = 1024", "sbx_sandbox"}},
+		{"docker has no template disk", docker, withDisk, []path.Path{pathTemplateDiskMB}, []string{"disk_mb = 4096"}},
+		{"sized platform without sized disks", sized, withDisk, []path.Path{pathTemplateDiskMB}, nil},
+		{"sized platform takes sizes", sized, withSizes, nil, nil},
+		{"sized platform with disks takes disk", sizedDisk, withDisk, nil, nil},
+		{"unknown value still rejected", docker, unknownCPU, []path.Path{pathTemplateCPUCount}, []string{"(known after apply)"}},
+		{"image-only platform cannot build", imageOnly, built, []path.Path{pathTemplateDockerfile}, []string{"adopt it with `image`"}},
+		{"build-only platform cannot adopt", sized, adopted, []path.Path{pathTemplateImage}, []string{`image = "agent:1"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			templateCheckCapabilities("testplat", tc.caps, tc.model, &diags)
+			templateTestExpectAttrErrors(t, diags, tc.wantPaths, tc.wantText)
+		})
+	}
+}
+
+func TestTemplatePlannedHash(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.txt"), []byte("v1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "app.txt")
+	const df = "FROM scratch\nCOPY app.txt /\n"
+
+	t.Run("adopted image has no hash", func(t *testing.T) {
+		var diags diag.Diagnostics
+		got := templatePlannedHash(templateModel{Dockerfile: types.StringNull(), ContextDir: types.StringNull()}, &diags)
+		if !got.IsNull() || diags.HasError() {
+			t.Fatalf("got %v, %v; want null, no error", got, diags)
+		}
+	})
+	t.Run("unknown input gives unknown hash", func(t *testing.T) {
+		for _, m := range []templateModel{
+			{Dockerfile: types.StringUnknown(), ContextDir: types.StringValue(dir)},
+			{Dockerfile: types.StringValue(df), ContextDir: types.StringUnknown()},
+		} {
+			var diags diag.Diagnostics
+			if got := templatePlannedHash(m, &diags); !got.IsUnknown() || diags.HasError() {
+				t.Fatalf("got %v, %v; want unknown", got, diags)
+			}
+		}
+	})
+	t.Run("hash follows file content and dockerfile", func(t *testing.T) {
+		var diags diag.Diagnostics
+		m := templateModel{Dockerfile: types.StringValue(df), ContextDir: types.StringValue(dir)}
+		h1 := templatePlannedHash(m, &diags)
+		if err := os.WriteFile(file, []byte("v2"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h2 := templatePlannedHash(m, &diags)
+		m.Dockerfile = types.StringValue(df + "CMD [\"/app\"]\n")
+		h3 := templatePlannedHash(m, &diags)
+		noCtx := templatePlannedHash(templateModel{Dockerfile: types.StringValue(df), ContextDir: types.StringNull()}, &diags)
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		seen := map[string]bool{}
+		for _, h := range []types.String{h1, h2, h3, noCtx} {
+			if h.IsNull() || h.IsUnknown() || len(h.ValueString()) != 64 {
+				t.Fatalf("hash %v is not a known sha256", h)
+			}
+			if seen[h.ValueString()] {
+				t.Fatalf("hashes %v %v %v %v must all differ", h1, h2, h3, noCtx)
+			}
+			seen[h.ValueString()] = true
+		}
+	})
+	t.Run("missing and non-directory context are errors naming the path", func(t *testing.T) {
+		for _, bad := range []string{filepath.Join(dir, "nope"), file} {
+			var diags diag.Diagnostics
+			got := templatePlannedHash(templateModel{Dockerfile: types.StringValue(df), ContextDir: types.StringValue(bad)}, &diags)
+			if !got.IsUnknown() {
+				t.Fatalf("hash = %v, want unknown", got)
+			}
+			templateTestExpectAttrErrors(t, diags, []path.Path{pathTemplateContextDir}, []string{`context_dir = "` + bad + `"`})
+		}
+	})
+}
+
+func TestTemplateValueString(t *testing.T) {
+	cases := []struct {
+		in   interface{ String() string }
+		want string
+	}{
+		{types.StringValue(`a"b`), `"a\"b"`},
+		{types.Int64Value(7), "7"},
+		{types.StringUnknown(), "(known after apply)"},
+	}
+	for _, tc := range cases {
+		var got string
+		switch v := tc.in.(type) {
+		case types.String:
+			got = templateValueString(v)
+		case types.Int64:
+			got = templateValueString(v)
+		}
+		if got != tc.want {
+			t.Errorf("templateValueString(%s) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// templateTestExpectAttrErrors checks that diags holds exactly one error per
+// wanted path, and that the error texts together hold every wanted fragment.
+func templateTestExpectAttrErrors(t *testing.T, diags diag.Diagnostics, wantPaths []path.Path, wantText []string) {
+	t.Helper()
+	errs := diags.Errors()
+	if len(errs) != len(wantPaths) {
+		t.Fatalf("got %d errors (%v), want %d on %v", len(errs), errs, len(wantPaths), wantPaths)
+	}
+	var all strings.Builder
+	for i, d := range errs {
+		withPath, ok := d.(diag.DiagnosticWithPath)
+		if !ok || !withPath.Path().Equal(wantPaths[i]) {
+			t.Fatalf("error %d (%v) is not on %s", i, d, wantPaths[i])
+		}
+		all.WriteString(d.Detail() + "\n")
+	}
+	for _, frag := range wantText {
+		if !strings.Contains(all.String(), frag) {
+			t.Errorf("errors %q do not mention %q", all.String(), frag)
+		}
+	}
+}
