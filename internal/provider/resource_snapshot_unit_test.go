@@ -1,0 +1,322 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+func TestSnapshotTTLProblem(t *testing.T) {
+	cases := []struct {
+		in    string
+		valid bool
+	}{
+		{"72h", true},
+		{"90m", true},
+		{"1h30m", true},
+		{"1s", true},
+		{"0s", false},
+		{"0", false},
+		{"-1h", false},
+		{"3d", false}, // Go durations have no days
+		{"", false},
+		{"soon", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := snapshotTTLProblem(tc.in); (got == "") != tc.valid {
+				t.Fatalf("snapshotTTLProblem(%q) = %q, want valid=%v", tc.in, got, tc.valid)
+			}
+		})
+	}
+}
+
+func TestSnapshotCheckCapabilities(t *testing.T) {
+	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true, SnapshotDelete: true}
+	memoryOnly := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true, SnapshotTTL: true}
+	noVolumes := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true}
+	noSandboxes := platform.Capabilities{VolumeSnapshot: true}
+
+	sandbox := func(mem types.Bool, ttl types.String) (config, plan snapshotModel) {
+		config = snapshotModel{SandboxID: types.StringValue("box1"), IncludeMemory: mem, TTL: ttl}
+		plan = config
+		if mem.IsNull() {
+			plan.IncludeMemory = types.BoolValue(false) // the schema default
+		}
+		return config, plan
+	}
+	volume := snapshotModel{VolumeID: types.StringValue("vol1"), IncludeMemory: types.BoolNull(), TTL: types.StringNull()}
+	volumePlan := volume
+	volumePlan.IncludeMemory = types.BoolValue(false)
+
+	type pair struct{ config, plan snapshotModel }
+	mk := func(c, p snapshotModel) pair { return pair{c, p} }
+	cases := []struct {
+		name      string
+		caps      platform.Capabilities
+		in        pair
+		wantPaths []path.Path
+		wantText  []string
+	}{
+		{"docker filesystem snapshot", docker, mk(sandbox(types.BoolNull(), types.StringNull())), nil, nil},
+		{"docker explicit false", docker, mk(sandbox(types.BoolValue(false), types.StringNull())), nil, nil},
+		{"docker volume snapshot", docker, mk(volume, volumePlan), nil, nil},
+		{"docker memory", docker, mk(sandbox(types.BoolValue(true), types.StringNull())),
+			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = true is not supported on testplat"}},
+		{"docker ttl", docker, mk(sandbox(types.BoolNull(), types.StringValue("72h"))),
+			[]path.Path{pathSnapshotTTL}, []string{`ttl = "72h"`, "remove `ttl`"}},
+		{"memory-only platform needs include_memory", memoryOnly, mk(sandbox(types.BoolNull(), types.StringValue("72h"))),
+			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = false", "set `include_memory = true`"}},
+		{"memory-only platform with memory and ttl", memoryOnly, mk(sandbox(types.BoolValue(true), types.StringValue("72h"))), nil, nil},
+		{"no volume snapshots", noVolumes, mk(volume, volumePlan), []path.Path{pathSnapshotVolumeID}, []string{`volume_id = "vol1"`}},
+		{"no sandbox snapshots", noSandboxes, mk(sandbox(types.BoolNull(), types.StringNull())),
+			[]path.Path{pathSnapshotSandboxID, pathSnapshotIncludeMemory}, []string{`sandbox_id = "box1"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			snapshotCheckCapabilities("testplat", tc.caps, tc.in.config, tc.in.plan, &diags)
+			templateTestExpectAttrErrors(t, diags, tc.wantPaths, tc.wantText)
+		})
+	}
+}
+
+func TestSnapshotPlannedKind(t *testing.T) {
+	cases := []struct {
+		name string
+		m    snapshotModel
+		want types.String
+	}{
+		{"volume", snapshotModel{VolumeID: types.StringValue("v"), IncludeMemory: types.BoolValue(false)}, types.StringValue("volume")},
+		{"filesystem", snapshotModel{SandboxID: types.StringValue("s"), IncludeMemory: types.BoolValue(false)}, types.StringValue("filesystem")},
+		{"memory", snapshotModel{SandboxID: types.StringValue("s"), IncludeMemory: types.BoolValue(true)}, types.StringValue("memory")},
+		{"unknown", snapshotModel{SandboxID: types.StringValue("s"), IncludeMemory: types.BoolUnknown()}, types.StringUnknown()},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := snapshotPlannedKind(tc.m); !got.Equal(tc.want) {
+				t.Fatalf("kind = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSnapshotApplySnapshot(t *testing.T) {
+	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cases := []struct {
+		name  string
+		prior snapshotModel
+		snap  platform.Snapshot
+		check func(t *testing.T, m snapshotModel)
+	}{
+		{
+			name:  "imported sandbox snapshot fills its source and lineage",
+			prior: snapshotModel{ID: types.StringValue("sha256:a"), Labels: types.MapNull(types.StringType)},
+			snap: platform.Snapshot{ID: "sha256:a", Name: "n", Kind: platform.SnapshotFilesystem, SandboxID: "box",
+				ParentSnapshotID: "sha256:p", SizeBytes: 42, CreatedAt: created,
+				Labels: map[string]string{"team": "x", platform.LabelManaged: "true"}},
+			check: func(t *testing.T, m snapshotModel) {
+				if m.SandboxID.ValueString() != "box" || !m.VolumeID.IsNull() || m.Name.ValueString() != "n" ||
+					m.IncludeMemory.ValueBool() || m.Kind.ValueString() != "filesystem" ||
+					m.ParentSnapshotID.ValueString() != "sha256:p" || m.SizeBytes.ValueInt64() != 42 ||
+					m.CreatedAt.ValueString() != "2026-01-02T03:04:05Z" || !m.ExpiresAt.IsNull() {
+					t.Fatalf("model = %+v", m)
+				}
+				if got := m.Labels.Elements(); len(got) != 1 || got["team"].(types.String).ValueString() != "x" {
+					t.Fatalf("labels = %v, want only the user's", m.Labels)
+				}
+			},
+		},
+		{
+			name:  "unnamed snapshot with unknown planned name gets null; no parent is null",
+			prior: snapshotModel{Name: types.StringUnknown(), Labels: types.MapNull(types.StringType)},
+			snap:  platform.Snapshot{ID: "sha256:b", Kind: platform.SnapshotVolume, VolumeID: "vol", ExpiresAt: created},
+			check: func(t *testing.T, m snapshotModel) {
+				if !m.Name.IsNull() || !m.ParentSnapshotID.IsNull() || !m.Labels.IsNull() ||
+					m.VolumeID.ValueString() != "vol" || m.ExpiresAt.ValueString() != "2026-01-02T03:04:05Z" {
+					t.Fatalf("model = %+v", m)
+				}
+			},
+		},
+		{
+			name:  "memory kind sets include_memory",
+			prior: snapshotModel{Labels: types.MapNull(types.StringType)},
+			snap:  platform.Snapshot{ID: "sha256:c", Kind: platform.SnapshotMemory, SandboxID: "box"},
+			check: func(t *testing.T, m snapshotModel) {
+				if !m.IncludeMemory.ValueBool() || m.Kind.ValueString() != "memory" {
+					t.Fatalf("model = %+v", m)
+				}
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.prior
+			m.applySnapshot(&tc.snap)
+			tc.check(t, m)
+		})
+	}
+}
+
+func TestSnapshotDeleteAndRead(t *testing.T) {
+	ctx := context.Background()
+	expires := "2026-03-01T00:00:00Z"
+	cases := []struct {
+		name       string
+		canDelete  bool
+		deleteErr  error
+		wantCalls  int
+		wantErr    string
+		wantWarn   string
+		expiresAt  types.String
+		wantRemove bool
+	}{
+		{name: "deletable", canDelete: true, wantCalls: 1, wantRemove: true},
+		{name: "already gone is success", canDelete: true, deleteErr: &platform.NotFoundError{Kind: "snapshot", ID: "sha256:x"}, wantCalls: 1, wantRemove: true},
+		{name: "busy is an error", canDelete: true, deleteErr: &platform.ConflictError{Kind: "snapshot", ID: "sha256:x", Reason: "used by box"}, wantCalls: 1, wantErr: "used by box"},
+		{name: "undeletable is forgotten with its expiry", canDelete: false, expiresAt: types.StringValue(expires), wantWarn: expires, wantRemove: true},
+		{name: "undeletable without expiry says so", canDelete: false, expiresAt: types.StringNull(), wantWarn: "no expiry date", wantRemove: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := &snapshotTestFakePlatform{caps: platform.Capabilities{SnapshotDelete: tc.canDelete}}
+			fake.snaps.deleteErr = tc.deleteErr
+			r := &snapshotResource{platform: fake}
+			m := snapshotTestModel()
+			m.ExpiresAt = tc.expiresAt // the zero value is null
+			state := snapshotTestState(t, r, m)
+			resp := resource.DeleteResponse{State: state}
+			r.Delete(ctx, resource.DeleteRequest{State: state}, &resp)
+
+			if fake.snaps.deleteCalls != tc.wantCalls {
+				t.Errorf("platform Delete called %d times, want %d", fake.snaps.deleteCalls, tc.wantCalls)
+			}
+			snapshotTestExpectDiag(t, resp.Diagnostics.Errors(), tc.wantErr)
+			snapshotTestExpectDiag(t, resp.Diagnostics.Warnings(), tc.wantWarn)
+		})
+	}
+
+	t.Run("read of a vanished snapshot removes it with a warning", func(t *testing.T) {
+		fake := &snapshotTestFakePlatform{caps: platform.Capabilities{SnapshotDelete: true}}
+		r := &snapshotResource{platform: fake}
+		state := snapshotTestState(t, r, snapshotTestModel())
+		resp := resource.ReadResponse{State: state}
+		r.Read(ctx, resource.ReadRequest{State: state}, &resp)
+		snapshotTestExpectDiag(t, resp.Diagnostics.Errors(), "")
+		snapshotTestExpectDiag(t, resp.Diagnostics.Warnings(), "deleted outside Terraform")
+		if !resp.State.Raw.IsNull() {
+			t.Fatalf("state not removed: %v", resp.State.Raw)
+		}
+	})
+	t.Run("read refreshes from the platform", func(t *testing.T) {
+		fake := &snapshotTestFakePlatform{caps: platform.Capabilities{SnapshotDelete: true}}
+		fake.snaps.get = &platform.Snapshot{ID: "sha256:x", Kind: platform.SnapshotFilesystem, SandboxID: "box", SizeBytes: 7}
+		r := &snapshotResource{platform: fake}
+		state := snapshotTestState(t, r, snapshotTestModel())
+		resp := resource.ReadResponse{State: state}
+		r.Read(ctx, resource.ReadRequest{State: state}, &resp)
+		var got snapshotModel
+		resp.Diagnostics.Append(resp.State.Get(ctx, &got)...)
+		if resp.Diagnostics.HasError() || got.SizeBytes.ValueInt64() != 7 || got.SandboxID.ValueString() != "box" {
+			t.Fatalf("state = %+v, diags = %v", got, resp.Diagnostics)
+		}
+	})
+}
+
+// snapshotTestModel is a snapshot as it sits in state.
+func snapshotTestModel() snapshotModel {
+	return snapshotModel{
+		ID:            types.StringValue("sha256:x"),
+		SandboxID:     types.StringValue("box"),
+		IncludeMemory: types.BoolValue(false),
+		Labels:        types.MapNull(types.StringType),
+		Kind:          types.StringValue("filesystem"),
+		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
+			"create": types.StringType, "delete": types.StringType,
+		})},
+	}
+}
+
+// snapshotTestState builds a tfsdk.State of the resource's schema holding m.
+func snapshotTestState(t *testing.T, r *snapshotResource, m snapshotModel) tfsdk.State {
+	t.Helper()
+	ctx := context.Background()
+	var sresp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	st := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
+	if diags := st.Set(ctx, &m); diags.HasError() {
+		t.Fatalf("building state: %v", diags)
+	}
+	return st
+}
+
+// snapshotTestExpectDiag checks that diags is empty when want is "", else
+// that some diagnostic mentions want.
+func snapshotTestExpectDiag(t *testing.T, diags diag.Diagnostics, want string) {
+	t.Helper()
+	if want == "" {
+		if len(diags) > 0 {
+			t.Errorf("unexpected diagnostics: %v", diags)
+		}
+		return
+	}
+	for _, d := range diags {
+		if strings.Contains(d.Summary()+" "+d.Detail(), want) {
+			return
+		}
+	}
+	t.Errorf("no diagnostic mentions %q: %v", want, diags)
+}
+
+// snapshotTestFakePlatform is a platform with only snapshots, whose
+// capabilities a test chooses.
+type snapshotTestFakePlatform struct {
+	caps  platform.Capabilities
+	snaps snapshotTestFakeSnapshots
+}
+
+func (f *snapshotTestFakePlatform) Name() string                        { return "fakeplat" }
+func (f *snapshotTestFakePlatform) Capabilities() platform.Capabilities { return f.caps }
+func (f *snapshotTestFakePlatform) Templates() platform.TemplateService { return nil }
+func (f *snapshotTestFakePlatform) Volumes() platform.VolumeService     { return nil }
+func (f *snapshotTestFakePlatform) Sandboxes() platform.SandboxService  { return nil }
+func (f *snapshotTestFakePlatform) Snapshots() platform.SnapshotService { return &f.snaps }
+
+type snapshotTestFakeSnapshots struct {
+	get         *platform.Snapshot
+	deleteErr   error
+	deleteCalls int
+}
+
+func (s *snapshotTestFakeSnapshots) Create(context.Context, platform.SnapshotSpec) (*platform.Snapshot, error) {
+	return nil, errors.New("not used")
+}
+
+func (s *snapshotTestFakeSnapshots) Get(_ context.Context, id string) (*platform.Snapshot, error) {
+	if s.get == nil {
+		return nil, &platform.NotFoundError{Kind: "snapshot", ID: id}
+	}
+	return s.get, nil
+}
+
+func (s *snapshotTestFakeSnapshots) List(context.Context, platform.SnapshotFilter) ([]platform.Snapshot, error) {
+	return nil, nil
+}
+
+func (s *snapshotTestFakeSnapshots) Delete(context.Context, string) error {
+	s.deleteCalls++
+	return s.deleteErr
+}
