@@ -42,3 +42,13 @@ func managedLabels(kind, name string, user map[string]string) map[string]string 
 	}
 	return out
 }
+
+// Label keys for templates and sandboxes (see templates.go, sandboxes.go).
+const (
+	// labelSourceImage is the image reference an adopted template was made from.
+	labelSourceImage = platform.LabelPrefix + "source_image"
+	// labelUserLabelKeys is a JSON list of the keys the user set. Images
+	// inherit their base image's labels and containers their image's, so
+	// this is how the user's own labels are told apart from inherited ones.
+	labelUserLabelKeys = platform.LabelPrefix + "user_label_keys"
+)

@@ -1,0 +1,71 @@
+package docker
+
+import (
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+const (
+	nanoCPUsPerCPU = 1_000_000_000
+	bytesPerMB     = 1024 * 1024
+)
+
+// sandboxFromContainer reads a sandbox from an inspected container.
+func sandboxFromContainer(c container.InspectResponse) *platform.Sandbox {
+	var labels map[string]string
+	if c.Config != nil {
+		labels = c.Config.Labels
+	}
+	sb := &platform.Sandbox{
+		ID:             c.ID,
+		Name:           labels[platform.LabelName],
+		TemplateID:     labels[labelTemplateID],
+		FromSnapshotID: labels[labelFromSnapshotID],
+		Labels:         userLabelsOf(labels),
+		CreatedAt:      parseEngineTime(c.Created),
+	}
+	if sb.Name == "" {
+		sb.Name = strings.TrimPrefix(c.Name, "/")
+	}
+	if c.State != nil {
+		sb.Status = normalizeStatus(c.State)
+		sb.PlatformStatus = c.State.Status
+		sb.StartedAt = parseEngineTime(c.State.StartedAt)
+	} else {
+		sb.Status = platform.StateUnknown
+	}
+	if hc := c.HostConfig; hc != nil {
+		sb.CPUCount = (hc.NanoCPUs + nanoCPUsPerCPU/2) / nanoCPUsPerCPU
+		sb.MemoryMB = hc.Memory / bytesPerMB
+		for _, m := range hc.Mounts {
+			if m.Type == mount.TypeVolume {
+				sb.VolumeMounts = append(sb.VolumeMounts, platform.VolumeMount{VolumeID: m.Source, Path: m.Target, ReadOnly: m.ReadOnly})
+			}
+		}
+	}
+	if len(sb.VolumeMounts) == 0 {
+		// A container made with -v (not by the provider) lists its volumes
+		// only among its mount points.
+		for _, m := range c.Mounts {
+			if m.Type == mount.TypeVolume {
+				sb.VolumeMounts = append(sb.VolumeMounts, platform.VolumeMount{VolumeID: m.Name, Path: m.Destination, ReadOnly: !m.RW})
+			}
+		}
+	}
+	return sb
+}
+
+// parseEngineTime reads an engine timestamp; the engine's "never" (year 1)
+// and anything unreadable are the zero time.
+func parseEngineTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil || t.Year() <= 1 {
+		return time.Time{}
+	}
+	return t
+}

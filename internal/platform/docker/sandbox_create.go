@@ -1,0 +1,255 @@
+package docker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/errdefs"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// Healthcheck timing for a template's ready_cmd. Checks run every second so
+// a create returns soon after the box is ready; they keep running while it
+// runs, which is what makes `docker ps` show its health.
+const (
+	readyInterval = time.Second
+	readyTimeout  = 10 * time.Second
+	readyRetries  = 3
+)
+
+// containerNameRE is what the engine accepts as a container name.
+var containerNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// Create makes a container from the template (or snapshot image) and brings
+// it to spec.State: "stopped" is a container created but never started.
+//
+// With spec.Name set, a container of that name the provider made earlier (a
+// create interrupted after the container existed) is taken up again instead
+// of making a second one; a container of that name the provider did not
+// make is a ConflictError. Once the container exists, a failure in a later
+// step returns the sandbox as read back together with the error, so the
+// caller can save it and never orphan it.
+func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*platform.Sandbox, error) {
+	state := spec.State
+	if state == "" {
+		state = platform.StateRunning
+	}
+	if err := checkSandboxSpec(spec, state); err != nil {
+		return nil, err
+	}
+	name := spec.Name
+	if name != "" {
+		id, err := s.findByName(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if id != "" {
+			return s.converge(ctx, id, state)
+		}
+	} else {
+		name = randomSandboxName()
+	}
+	cfg, hostCfg, err := s.containerConfig(ctx, name, spec)
+	if err != nil {
+		return nil, err
+	}
+	created, err := s.api.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
+	if err != nil {
+		if errdefs.IsConflict(err) && spec.Name != "" {
+			// Made meanwhile by a create racing this one (or a retried
+			// request that did reach the engine): take it up.
+			if id, ferr := s.findByName(ctx, name); ferr == nil && id != "" {
+				return s.converge(ctx, id, state)
+			}
+		}
+		return nil, fmt.Errorf("creating sandbox %q: %w", name, wrapErr(kindSandbox, name, err))
+	}
+	return s.converge(ctx, created.ID, state)
+}
+
+// converge brings an existing container to state and reads it back; on
+// failure the sandbox is returned with the error.
+func (s *sandboxes) converge(ctx context.Context, id string, state platform.SandboxState) (*platform.Sandbox, error) {
+	stateErr := s.setState(ctx, id, state)
+	// Read back even when ctx has expired: the caller must learn the id.
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	sb, getErr := s.Get(readCtx, id)
+	if sb == nil {
+		sb = &platform.Sandbox{ID: id, Status: platform.StateUnknown}
+	}
+	if stateErr != nil {
+		return sb, stateErr
+	}
+	return sb, getErr
+}
+
+// findByName returns the id of the provider's container called name, "" when
+// there is none, or a ConflictError when the name belongs to another
+// container.
+func (s *sandboxes) findByName(ctx context.Context, name string) (string, error) {
+	// The engine's name filter is a regular expression over "/name".
+	args := filters.NewArgs(filters.Arg("name", "^/"+regexp.QuoteMeta(name)+"$"))
+	list, err := s.api.ContainerList(ctx, container.ListOptions{All: true, Filters: args})
+	if err != nil {
+		return "", fmt.Errorf("looking for sandbox %q: %w", name, err)
+	}
+	for _, c := range list {
+		if !slices.Contains(c.Names, "/"+name) {
+			continue
+		}
+		if c.Labels[platform.LabelManaged] == "true" && c.Labels[platform.LabelKind] == kindSandbox {
+			return c.ID, nil
+		}
+		return "", &platform.ConflictError{Kind: kindSandbox, ID: name,
+			Reason: fmt.Sprintf("a container of this name (%.12s) exists that the provider did not make; choose another name or remove it", c.ID)}
+	}
+	return "", nil
+}
+
+// containerConfig is the container a spec asks for. The template's labels
+// supply the start command, the readiness check and the default size.
+func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platform.SandboxSpec) (*container.Config, *container.HostConfig, error) {
+	ref, kind := spec.TemplateID, kindTemplate
+	if spec.FromSnapshotID != "" {
+		ref, kind = spec.FromSnapshotID, kindSnapshot
+	}
+	img, err := s.api.ImageInspect(ctx, ref)
+	if err != nil {
+		return nil, nil, wrapErr(kind, ref, err)
+	}
+	tmpl := imageLabels(img)
+	start, err := parseCommand(tmpl[labelStartCmd])
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %q: start_cmd: %w", kind, ref, err)
+	}
+	ready, err := parseCommand(tmpl[labelReadyCmd])
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %q: ready_cmd: %w", kind, ref, err)
+	}
+
+	labels := managedLabels(kindSandbox, name, spec.Labels)
+	// Set even when empty, so nothing is inherited from a snapshot image
+	// (whose labels are those of the box it was taken from).
+	labels[labelTemplateID] = spec.TemplateID
+	labels[labelFromSnapshotID] = spec.FromSnapshotID
+	withUserLabelKeys(labels, spec.Labels)
+
+	cfg := &container.Config{
+		// The image id, not the tag: the labels read above are this
+		// image's even if a rebuild moves the tag meanwhile.
+		Image:  img.ID,
+		Cmd:    start, // nil: the image's own CMD
+		Env:    envList(spec.Env),
+		Labels: labels,
+	}
+	if ready != nil {
+		cfg.Healthcheck = &container.HealthConfig{
+			Test:     append([]string{"CMD"}, ready...),
+			Interval: readyInterval,
+			Timeout:  readyTimeout,
+			Retries:  readyRetries,
+		}
+	}
+
+	hostCfg := &container.HostConfig{
+		RestartPolicy: container.RestartPolicy{Name: container.RestartPolicyDisabled},
+		Resources:     sandboxResources(spec.CPUCount, spec.MemoryMB, tmpl),
+	}
+	for _, vm := range spec.VolumeMounts {
+		// The engine would make a missing volume on the fly; a sandbox
+		// must never get an empty stand-in for the user's data.
+		if _, err := s.api.VolumeInspect(ctx, vm.VolumeID); err != nil {
+			return nil, nil, wrapErr(kindVolume, vm.VolumeID, err)
+		}
+		hostCfg.Mounts = append(hostCfg.Mounts, mount.Mount{
+			Type: mount.TypeVolume, Source: vm.VolumeID, Target: vm.Path, ReadOnly: vm.ReadOnly,
+		})
+	}
+	return cfg, hostCfg, nil
+}
+
+// waitReady waits until a started container's healthcheck passes; without
+// one it is ready at once. The wait ends with an error when the box stops
+// running or ctx ends, quoting the last check's output.
+func (s *sandboxes) waitReady(ctx context.Context, id string) error {
+	for {
+		c, err := s.api.ContainerInspect(ctx, id)
+		if err != nil {
+			return wrapErr(kindSandbox, id, err)
+		}
+		if c.State == nil || c.State.Health == nil || c.State.Health.Status == container.NoHealthcheck {
+			return nil
+		}
+		if c.State.Health.Status == container.Healthy {
+			return nil
+		}
+		if !c.State.Running {
+			return fmt.Errorf("sandbox %q stopped (%s, exit code %d) before its ready_cmd passed%s",
+				id, c.State.Status, c.State.ExitCode, lastCheck(c.State.Health))
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sandbox %q is not ready (health %s)%s: %w",
+				id, c.State.Health.Status, lastCheck(c.State.Health), ctx.Err())
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
+func lastCheck(h *container.Health) string {
+	if h == nil || len(h.Log) == 0 {
+		return ""
+	}
+	last := h.Log[len(h.Log)-1]
+	return fmt.Sprintf("; last ready_cmd exit code %d, output %q", last.ExitCode, strings.TrimSpace(last.Output))
+}
+
+func checkSandboxSpec(spec platform.SandboxSpec, state platform.SandboxState) error {
+	switch {
+	case spec.DiskMB != 0:
+		return &platform.UnsupportedError{Platform: "docker", Capability: "disk_mb on sandboxes"}
+	case (spec.TemplateID == "") == (spec.FromSnapshotID == ""):
+		return fmt.Errorf("sandbox: set exactly one of template_id and from_snapshot_id")
+	case !isDesiredState(state):
+		return fmt.Errorf("sandbox: state %q is not one of running, paused, stopped", state)
+	case spec.Name != "" && !containerNameRE.MatchString(spec.Name):
+		return fmt.Errorf("sandbox name %q: use letters, digits, '_', '.' and '-', starting with a letter or digit", spec.Name)
+	case spec.CPUCount < 0 || spec.MemoryMB < 0:
+		return fmt.Errorf("sandbox: cpu_count and memory_mb cannot be negative")
+	}
+	for _, vm := range spec.VolumeMounts {
+		if vm.VolumeID == "" || !path.IsAbs(vm.Path) {
+			return fmt.Errorf("sandbox: volume_mount needs a volume_id and an absolute path (got %q at %q)", vm.VolumeID, vm.Path)
+		}
+	}
+	return nil
+}
+
+// envList is env in the engine's KEY=value form, in key order.
+func envList(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+// randomSandboxName names a box the user did not name.
+func randomSandboxName() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return "sbx-" + hex.EncodeToString(b)
+}

@@ -1,0 +1,98 @@
+package docker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/errdefs"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
+)
+
+// buildImage builds dockerfile with the files of contextDir (none when
+// empty) into an image tagged ref and carrying labels, and returns its ID.
+// The build output goes to the provider log line by line; a failed build is
+// an error naming the failing step with the last lines of output.
+func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, contextDir string, labels map[string]string) (string, error) {
+	tarball, err := buildctx.Tar(contextDir, map[string][]byte{buildctx.DockerfileName: []byte(dockerfile)})
+	if err != nil {
+		return "", fmt.Errorf("template %q: %w", name, err)
+	}
+	defer tarball.Close()
+	resp, err := api.ImageBuild(ctx, tarball, build.ImageBuildOptions{
+		Tags:        []string{ref},
+		Dockerfile:  buildctx.DockerfileName,
+		Labels:      labels,
+		Remove:      true, // intermediate containers of successful steps
+		ForceRemove: true, // ... and of failed ones
+		Version:     build.BuilderV1,
+	})
+	if err != nil {
+		return "", fmt.Errorf("building template %q: %w", name, err)
+	}
+	defer resp.Body.Close()
+
+	var log buildLog
+	readErr := log.read(resp.Body, func(line string) {
+		tflog.Debug(ctx, "docker build: "+line, map[string]any{"template": name})
+	})
+	if err := log.err(name); err != nil {
+		return "", err
+	}
+	if readErr != nil {
+		return "", fmt.Errorf("building template %q: %w", name, readErr)
+	}
+	// The tag is the authority on what the build produced.
+	img, err := api.ImageInspect(ctx, ref)
+	if err != nil {
+		return "", fmt.Errorf("building template %q: the build finished but %s cannot be read: %w", name, ref, err)
+	}
+	return img.ID, nil
+}
+
+// localImage returns the image ref names, pulling it once when the engine
+// does not have it. Sandboxes usually run where no registry is reachable, so
+// the error says so plainly.
+func localImage(ctx context.Context, api *client.Client, name, ref string) (image.InspectResponse, error) {
+	img, err := api.ImageInspect(ctx, ref)
+	if err == nil || !errdefs.IsNotFound(err) {
+		return img, err
+	}
+	pullErr := pullImage(ctx, api, ref)
+	if pullErr == nil {
+		img, err = api.ImageInspect(ctx, ref)
+		if err == nil {
+			return img, nil
+		}
+		pullErr = err
+	}
+	return img, fmt.Errorf("template %q: image %q is not on the Docker engine, and pulling it failed "+
+		"(no registry reachable, or no such image): %v", name, ref, pullErr)
+}
+
+func pullImage(ctx context.Context, api *client.Client, ref string) error {
+	rc, err := api.ImagePull(ctx, ref, image.PullOptions{})
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	// A pull reports failure inside its stream, not as a status code.
+	dec := json.NewDecoder(rc)
+	for {
+		var m buildMessage
+		if err := dec.Decode(&m); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if m.Error != "" {
+			return fmt.Errorf("%s", m.Error)
+		}
+	}
+}
