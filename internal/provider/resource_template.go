@@ -97,7 +97,9 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"built image, not the Dockerfile or the build context it came from, so an imported *built* template has " +
 			"no `dockerfile`, `context_dir` or `context_hash` in state, and the first plan after the import shows an " +
 			"in-place rebuild from the configured Dockerfile (the id stays the same). Plans after that apply are empty. " +
-			"An imported *adopted* template (`image`) plans empty at once.",
+			"An imported *adopted* template (`image`) plans empty at once. `start_cmd`, `ready_cmd`, `cpu_count` " +
+			"and `memory_mb` are not read back from the platform: after an import they are null in state, so " +
+			"setting them in the configuration also plans a rebuild.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("template"),
 			"name": schema.StringAttribute{
@@ -187,8 +189,8 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"created_at": schema.StringAttribute{
-				MarkdownDescription: "When the platform made the template (RFC 3339), as the platform reports it. " +
-					"Unknown in a plan that rebuilds when the platform dates each build.",
+				MarkdownDescription: "When the current build was made (RFC 3339), as the platform reports it " +
+					"(on Docker: the image's creation time). Unknown in a plan that rebuilds.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -342,6 +344,10 @@ func (m *templateModel) applyRead(t *platform.Template) {
 	m.ID = types.StringValue(t.ID)
 	if t.Name != "" {
 		m.Name = types.StringValue(t.Name)
+	}
+	if t.Image != "" {
+		// An adopted template remembers its source image; a built one has none.
+		m.Image = types.StringValue(t.Image)
 	}
 	m.BuildID = types.StringValue(t.BuildID)
 	m.Status = types.StringValue(t.Status)
