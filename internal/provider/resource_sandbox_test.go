@@ -1,0 +1,392 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// sandboxTestCaps is a platform that can do everything sbx_sandbox asks for.
+var sandboxTestCaps = platform.Capabilities{
+	PauseWithMemory: true, Stop: true, SandboxFromSnapshot: true, SandboxResizeInPlace: true,
+	SandboxDiskSize: true, MinMemoryMB: 6,
+}
+
+// sandboxTestModel is a planned sandbox with every optional value null.
+func sandboxTestModel() sandboxModel {
+	return sandboxModel{
+		ID: types.StringValue("box1"), Name: types.StringValue("box"),
+		TemplateID: types.StringValue("tpl"), FromSnapshotID: types.StringNull(),
+		State: types.StringValue("running"), CPUCount: types.Int64Null(), MemoryMB: types.Int64Null(),
+		DiskMB: types.Int64Null(), Env: types.MapNull(types.StringType), Labels: types.MapNull(types.StringType),
+		VolumeMounts: types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes}),
+		Status:       types.StringValue("running"), PlatformStatus: types.StringValue("running"),
+		CreatedAt: types.StringValue("2026-01-01T00:00:00Z"), StartedAt: types.StringValue("2026-01-01T00:00:01Z"),
+	}
+}
+
+func sandboxTestMap(kv ...string) types.Map {
+	m := map[string]attr.Value{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = types.StringValue(kv[i+1])
+	}
+	return types.MapValueMust(types.StringType, m)
+}
+
+func TestSandboxCheckPlan(t *testing.T) {
+	tests := []struct {
+		name   string
+		caps   func(*platform.Capabilities)
+		change func(*sandboxModel)
+		want   []string // substrings of the one expected error's detail; nil = no error
+		path   path.Path
+	}{
+		{name: "defaults are fine", change: func(*sandboxModel) {}},
+		{name: "paused without pause", caps: func(c *platform.Capabilities) { c.PauseWithMemory = false },
+			change: func(m *sandboxModel) { m.State = types.StringValue("paused") },
+			want:   []string{`state = "paused"`, "test-platform", `"running", "stopped"`}, path: path.Root("state")},
+		{name: "stopped without stop", caps: func(c *platform.Capabilities) { c.Stop = false },
+			change: func(m *sandboxModel) { m.State = types.StringValue("stopped") },
+			want:   []string{`state = "stopped"`, `"running", "paused"`}, path: path.Root("state")},
+		{name: "paused with pause", change: func(m *sandboxModel) { m.State = types.StringValue("paused") }},
+		{name: "memory below minimum", change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(4) },
+			want: []string{"memory_mb = 4", "minimum of 6", "test-platform"}, path: path.Root("memory_mb")},
+		{name: "memory at minimum", change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(6) }},
+		{name: "memory unknown", change: func(m *sandboxModel) { m.MemoryMB = types.Int64Unknown() }},
+		{name: "cpu above maximum", caps: func(c *platform.Capabilities) { c.MaxCPUCount = 8 },
+			change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(16) },
+			want:   []string{"cpu_count = 16", "maximum of 8"}, path: path.Root("cpu_count")},
+		{name: "cpu with no known maximum", change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(64) }},
+		{name: "disk without disk sizes", caps: func(c *platform.Capabilities) { c.SandboxDiskSize = false },
+			change: func(m *sandboxModel) { m.DiskMB = types.Int64Value(2048) },
+			want:   []string{"disk_mb = 2048", "remove disk_mb"}, path: path.Root("disk_mb")},
+		{name: "snapshot restore unsupported", caps: func(c *platform.Capabilities) { c.SandboxFromSnapshot = false },
+			change: func(m *sandboxModel) {
+				m.TemplateID = types.StringNull()
+				m.FromSnapshotID = types.StringUnknown()
+			},
+			want: []string{"from_snapshot_id = (known after apply)", "use template_id"}, path: path.Root("from_snapshot_id")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			caps := sandboxTestCaps
+			if tt.caps != nil {
+				tt.caps(&caps)
+			}
+			m := sandboxTestModel()
+			tt.change(&m)
+			var diags diag.Diagnostics
+			sandboxCheckPlan(caps, "test-platform", m, &diags)
+			sandboxTestExpectOneError(t, diags, tt.path, tt.want)
+		})
+	}
+}
+
+// sandboxTestExpectOneError checks diags hold exactly one error at p whose
+// detail contains every want, or no error when want is nil.
+func sandboxTestExpectOneError(t *testing.T, diags diag.Diagnostics, p path.Path, want []string) {
+	t.Helper()
+	if want == nil {
+		if diags.HasError() {
+			t.Fatalf("unexpected errors: %v", diags)
+		}
+		return
+	}
+	if diags.ErrorsCount() != 1 {
+		t.Fatalf("want one error, got %d: %v", diags.ErrorsCount(), diags)
+	}
+	d := diags.Errors()[0]
+	if wp, ok := d.(diag.DiagnosticWithPath); !ok || !wp.Path().Equal(p) {
+		t.Errorf("error not at %s: %v", p, d)
+	}
+	for _, w := range want {
+		if !strings.Contains(d.Detail(), w) {
+			t.Errorf("detail %q does not contain %q", d.Detail(), w)
+		}
+	}
+}
+
+func TestSandboxReplacePaths(t *testing.T) {
+	docker := platform.Capabilities{SandboxResizeInPlace: true}
+	rigid := platform.Capabilities{}
+	mutable := platform.Capabilities{SandboxEnvMutable: true, SandboxLabelsMutable: true, SandboxResizeInPlace: true}
+	tests := []struct {
+		name   string
+		caps   platform.Capabilities
+		change func(*sandboxModel)
+		want   []string
+	}{
+		{name: "state change is never a replacement", caps: rigid,
+			change: func(m *sandboxModel) { m.State = types.StringValue("paused") }},
+		{name: "memory in place", caps: docker, change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(512) }},
+		{name: "memory replaces without resize", caps: rigid,
+			change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(512) }, want: []string{"memory_mb"}},
+		{name: "cpu replaces without resize", caps: rigid,
+			change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(2) }, want: []string{"cpu_count"}},
+		{name: "env replaces when immutable", caps: docker,
+			change: func(m *sandboxModel) { m.Env = sandboxTestMap("A", "1") }, want: []string{"env"}},
+		{name: "env in place when mutable", caps: mutable, change: func(m *sandboxModel) { m.Env = sandboxTestMap("A", "1") }},
+		{name: "labels replace when immutable", caps: docker,
+			change: func(m *sandboxModel) { m.Labels = sandboxTestMap("team", "x") }, want: []string{"labels"}},
+		{name: "labels in place when mutable", caps: mutable,
+			change: func(m *sandboxModel) { m.Labels = sandboxTestMap("team", "x") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			state := sandboxTestModel()
+			plan := sandboxTestModel()
+			tt.change(&plan)
+			got := sandboxReplacePaths(tt.caps, plan, state)
+			var names []string
+			for _, p := range got {
+				names = append(names, p.String())
+			}
+			if strings.Join(names, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("replace paths = %v, want %v", names, tt.want)
+			}
+		})
+	}
+}
+
+func TestSandboxPlanComputed(t *testing.T) {
+	state := sandboxTestModel()
+
+	unchanged := sandboxTestModel()
+	unchanged.Status, unchanged.PlatformStatus, unchanged.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	unchanged.MemoryMB = types.Int64Value(512)
+	sandboxPlanComputed(&unchanged, state)
+	if !unchanged.Status.Equal(state.Status) || !unchanged.PlatformStatus.Equal(state.PlatformStatus) || !unchanged.StartedAt.Equal(state.StartedAt) {
+		t.Errorf("an update that keeps the state must keep status values, got %+v", unchanged)
+	}
+
+	paused := sandboxTestModel()
+	paused.State = types.StringValue("paused")
+	sandboxPlanComputed(&paused, state)
+	if paused.Status.ValueString() != "paused" {
+		t.Errorf("status = %s, want the planned state", paused.Status)
+	}
+	if !paused.PlatformStatus.IsUnknown() || !paused.StartedAt.IsUnknown() {
+		t.Errorf("platform_status and started_at must be unknown on a state change, got %s %s", paused.PlatformStatus, paused.StartedAt)
+	}
+}
+
+func TestSandboxRefresh(t *testing.T) {
+	created := time.Date(2026, 3, 1, 10, 0, 0, 0, time.FixedZone("x", 3600))
+	tests := []struct {
+		name      string
+		prior     func(*sandboxModel)
+		box       platform.Sandbox
+		importing bool
+		check     func(*testing.T, sandboxModel)
+	}{
+		{name: "paused outside terraform becomes the state",
+			box: platform.Sandbox{ID: "box1", Status: platform.StatePaused, PlatformStatus: "paused"},
+			check: func(t *testing.T, m sandboxModel) {
+				sandboxTestEqual(t, "state", m.State.ValueString(), "paused")
+				sandboxTestEqual(t, "status", m.Status.ValueString(), "paused")
+			}},
+		{name: "failed keeps the configured state",
+			prior: func(m *sandboxModel) { m.State = types.StringValue("stopped") },
+			box:   platform.Sandbox{ID: "box1", Status: platform.StateFailed, PlatformStatus: "dead"},
+			check: func(t *testing.T, m sandboxModel) {
+				sandboxTestEqual(t, "state", m.State.ValueString(), "stopped")
+				sandboxTestEqual(t, "status", m.Status.ValueString(), "failed")
+				sandboxTestEqual(t, "platform_status", m.PlatformStatus.ValueString(), "dead")
+			}},
+		{name: "starting keeps the configured state",
+			box: platform.Sandbox{ID: "box1", Status: platform.StateStarting},
+			check: func(t *testing.T, m sandboxModel) {
+				sandboxTestEqual(t, "state", m.State.ValueString(), "running")
+				sandboxTestEqual(t, "status", m.Status.ValueString(), "starting")
+			}},
+		{name: "platform defaults stay out of null cpu and memory",
+			box: platform.Sandbox{ID: "box1", Status: platform.StateRunning, CPUCount: 2, MemoryMB: 1024},
+			check: func(t *testing.T, m sandboxModel) {
+				if !m.CPUCount.IsNull() || !m.MemoryMB.IsNull() {
+					t.Errorf("cpu_count/memory_mb = %s/%s, want null", m.CPUCount, m.MemoryMB)
+				}
+			}},
+		{name: "configured memory takes the reported value",
+			prior: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(256) },
+			box:   platform.Sandbox{ID: "box1", Status: platform.StateRunning, MemoryMB: 512},
+			check: func(t *testing.T, m sandboxModel) { sandboxTestEqual(t, "memory_mb", m.MemoryMB.ValueInt64(), int64(512)) }},
+		{name: "env and template are kept, labels read without reserved keys, times in UTC",
+			prior: func(m *sandboxModel) { m.Env = sandboxTestMap("SECRET", "s") },
+			box: platform.Sandbox{ID: "box1", Status: platform.StateRunning, TemplateID: "other", CreatedAt: created,
+				Labels: map[string]string{platform.LabelManaged: "true", "team": "a"}},
+			check: func(t *testing.T, m sandboxModel) {
+				sandboxTestEqual(t, "env", m.Env.String(), sandboxTestMap("SECRET", "s").String())
+				sandboxTestEqual(t, "template_id", m.TemplateID.ValueString(), "tpl")
+				sandboxTestEqual(t, "labels", m.Labels.String(), sandboxTestMap("team", "a").String())
+				sandboxTestEqual(t, "created_at", m.CreatedAt.ValueString(), "2026-03-01T09:00:00Z")
+				if !m.StartedAt.IsNull() {
+					t.Errorf("started_at = %s, want null for a box never started", m.StartedAt)
+				}
+			}},
+		{name: "import fills everything the platform knows", importing: true,
+			prior: func(m *sandboxModel) { *m = sandboxModel{ID: types.StringValue("box1")} },
+			box: platform.Sandbox{ID: "box1", Name: "b", Status: platform.StateStopping, TemplateID: "tpl9", CPUCount: 2, MemoryMB: 128,
+				VolumeMounts: []platform.VolumeMount{{VolumeID: "v", Path: "/data", ReadOnly: true}}},
+			check: func(t *testing.T, m sandboxModel) {
+				sandboxTestEqual(t, "name", m.Name.ValueString(), "b")
+				sandboxTestEqual(t, "state", m.State.ValueString(), "stopped")
+				sandboxTestEqual(t, "template_id", m.TemplateID.ValueString(), "tpl9")
+				sandboxTestEqual(t, "cpu_count", m.CPUCount.ValueInt64(), int64(2))
+				sandboxTestEqual(t, "memory_mb", m.MemoryMB.ValueInt64(), int64(128))
+				sandboxTestEqual(t, "mounts", len(m.VolumeMounts.Elements()), 1)
+				if !m.FromSnapshotID.IsNull() || !m.Env.IsNull() || !m.Labels.IsNull() {
+					t.Errorf("from_snapshot_id/env/labels should be null: %s %s %s", m.FromSnapshotID, m.Env, m.Labels)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := sandboxTestModel()
+			if tt.prior != nil {
+				tt.prior(&m)
+			}
+			box := tt.box
+			sandboxRefresh(&m, &box, tt.importing)
+			tt.check(t, m)
+		})
+	}
+}
+
+func sandboxTestEqual[T comparable](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func TestSandboxSettleKeepsPlannedValues(t *testing.T) {
+	plan := sandboxTestModel()
+	plan.ID, plan.Name, plan.CreatedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	plan.Status, plan.PlatformStatus, plan.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	plan.MemoryMB = types.Int64Value(256)
+	started := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	// The box came up "starting": the planned state must survive, status tells the truth.
+	got := sandboxSettle(plan, &platform.Sandbox{ID: "c1", Name: "box-x", Status: platform.StateStarting,
+		PlatformStatus: "created", MemoryMB: 256, StartedAt: started, CreatedAt: started})
+	sandboxTestEqual(t, "id", got.ID.ValueString(), "c1")
+	sandboxTestEqual(t, "name", got.Name.ValueString(), "box-x")
+	sandboxTestEqual(t, "state", got.State.ValueString(), "running")
+	sandboxTestEqual(t, "status", got.Status.ValueString(), "starting")
+	sandboxTestEqual(t, "started_at", got.StartedAt.ValueString(), "2026-01-02T03:04:05Z")
+	if !got.VolumeMounts.IsNull() {
+		t.Errorf("volume_mount = %s, want null", got.VolumeMounts)
+	}
+
+	known := sandboxTestModel()
+	known.State, known.Status = types.StringValue("paused"), types.StringValue("paused")
+	got = sandboxSettle(known, &platform.Sandbox{ID: "box1", Name: "box", Status: platform.StateRunning})
+	sandboxTestEqual(t, "planned status", got.Status.ValueString(), "paused")
+}
+
+func TestSandboxMountPathValidator(t *testing.T) {
+	tests := []struct {
+		path    string
+		wantErr string
+	}{
+		{"/data", ""},
+		{"/home/agent/work/", ""},
+		{"data", `volume_mount[0].path = "data" is not an absolute path`},
+		{"./data", "is not an absolute path"},
+		{"/", "root filesystem"},
+		{"//", "root filesystem"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			req := validator.StringRequest{Path: path.Root("volume_mount").AtListIndex(0).AtName("path"), ConfigValue: types.StringValue(tt.path)}
+			var resp validator.StringResponse
+			sandboxMountPathValidator{}.ValidateString(context.Background(), req, &resp)
+			if tt.wantErr == "" {
+				if resp.Diagnostics.HasError() {
+					t.Fatalf("unexpected error: %v", resp.Diagnostics)
+				}
+				return
+			}
+			if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tt.wantErr) {
+				t.Fatalf("want error containing %q, got %v", tt.wantErr, resp.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestSandboxUniqueMountPathsValidator(t *testing.T) {
+	mount := func(p string) attr.Value {
+		return types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
+			"volume_id": types.StringValue("v"), "path": types.StringValue(p), "read_only": types.BoolNull(),
+		})
+	}
+	unknownPath := types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
+		"volume_id": types.StringValue("v"), "path": types.StringUnknown(), "read_only": types.BoolNull(),
+	})
+	tests := []struct {
+		name  string
+		elems []attr.Value
+		want  string
+	}{
+		{name: "distinct", elems: []attr.Value{mount("/a"), mount("/b")}},
+		{name: "same path", elems: []attr.Value{mount("/a"), mount("/b"), mount("/a")},
+			want: `volume_mount[0].path and volume_mount[2].path both mount at "/a"`},
+		{name: "same after cleaning", elems: []attr.Value{mount("/data/"), mount("/data")},
+			want: "volume_mount[0].path and volume_mount[1].path"},
+		{name: "unknown paths are not compared", elems: []attr.Value{unknownPath, unknownPath}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list := types.ListValueMust(types.ObjectType{AttrTypes: sandboxMountAttrTypes}, tt.elems)
+			var resp validator.ListResponse
+			sandboxUniqueMountPathsValidator{}.ValidateList(context.Background(),
+				validator.ListRequest{Path: path.Root("volume_mount"), ConfigValue: list}, &resp)
+			if tt.want == "" {
+				if resp.Diagnostics.HasError() {
+					t.Fatalf("unexpected error: %v", resp.Diagnostics)
+				}
+				return
+			}
+			if resp.Diagnostics.ErrorsCount() != 1 || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tt.want) {
+				t.Fatalf("want one error containing %q, got %v", tt.want, resp.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestSandboxAndVolumeSchemas checks both schemas are valid and documented.
+func TestSandboxAndVolumeSchemas(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range []resource.Resource{NewSandboxResource(), NewVolumeResource()} {
+		var resp resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &resp)
+		if resp.Diagnostics.HasError() {
+			t.Fatalf("schema: %v", resp.Diagnostics)
+		}
+		if diags := resp.Schema.ValidateImplementation(ctx); diags.HasError() {
+			t.Fatalf("schema implementation: %v", diags)
+		}
+		for name, a := range resp.Schema.Attributes {
+			if a.GetMarkdownDescription() == "" {
+				t.Errorf("attribute %s has no MarkdownDescription", name)
+			}
+		}
+		if resp.Schema.MarkdownDescription == "" {
+			t.Error("resource has no MarkdownDescription")
+		}
+	}
+	var resp resource.SchemaResponse
+	NewSandboxResource().Schema(ctx, resource.SchemaRequest{}, &resp)
+	if !resp.Schema.Attributes["env"].IsSensitive() {
+		t.Error("env must be sensitive")
+	}
+}

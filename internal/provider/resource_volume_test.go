@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// volumeTestModel is a volume state with every optional value null.
+func volumeTestModel() volumeModel {
+	return volumeModel{
+		ID: types.StringValue("vol"), Name: types.StringValue("vol"), SizeGB: types.Int64Null(),
+		Region: types.StringNull(), FromSnapshotID: types.StringNull(), Labels: types.MapNull(types.StringType),
+		State: types.StringValue("available"), CreatedAt: types.StringValue("2026-01-01T00:00:00Z"),
+		AttachedTo: types.ListValueMust(types.StringType, []attr.Value{}),
+	}
+}
+
+func volumeTestAttached(ids ...string) types.List {
+	elems := make([]attr.Value, 0, len(ids))
+	for _, id := range ids {
+		elems = append(elems, types.StringValue(id))
+	}
+	return types.ListValueMust(types.StringType, elems)
+}
+
+func TestVolumeCheckPlan(t *testing.T) {
+	docker := platform.Capabilities{VolumeRestore: true, VolumeLabelsMutable: true, VolumeLabelsNeedIdle: true}
+	fly := platform.Capabilities{VolumeSizes: true, VolumeGrow: true, VolumeRegions: true}
+	tests := []struct {
+		name     string
+		platform string
+		caps     platform.Capabilities
+		state    func(*volumeModel) // nil: create
+		plan     func(*volumeModel)
+		want     []string
+		path     path.Path
+	}{
+		{name: "plain docker volume", platform: "docker", caps: docker, plan: func(*volumeModel) {}},
+		{name: "size on docker", platform: "docker", caps: docker,
+			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
+			want: []string{"size_gb = 10", "docker", "Docker volumes have no size"}, path: path.Root("size_gb")},
+		{name: "size elsewhere without sizes", platform: "other", caps: platform.Capabilities{},
+			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(3) },
+			want: []string{"size_gb = 3", "have no size"}, path: path.Root("size_gb")},
+		{name: "region on docker", platform: "docker", caps: docker,
+			plan: func(m *volumeModel) { m.Region = types.StringValue("ord") },
+			want: []string{`region = "ord"`, "no regions"}, path: path.Root("region")},
+		{name: "restore unsupported", platform: "fly", caps: fly,
+			plan: func(m *volumeModel) { m.FromSnapshotID = types.StringValue("snap") },
+			want: []string{`from_snapshot_id = "snap"`}, path: path.Root("from_snapshot_id")},
+		{name: "grow", platform: "fly", caps: fly,
+			state: func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
+			plan:  func(m *volumeModel) { m.SizeGB = types.Int64Value(20) }},
+		{name: "shrink", platform: "fly", caps: fly,
+			state: func(m *volumeModel) { m.SizeGB = types.Int64Value(20) },
+			plan:  func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
+			want:  []string{"size_gb = 10", "current size of 20 GB"}, path: path.Root("size_gb")},
+		{name: "relabel idle volume", platform: "docker", caps: docker,
+			state: func(*volumeModel) {},
+			plan:  func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }},
+		{name: "relabel mounted volume", platform: "docker", caps: docker,
+			state: func(m *volumeModel) { m.AttachedTo = volumeTestAttached("c1", "c2") },
+			plan:  func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") },
+			want:  []string{`volume "vol"`, "c1, c2", "Detach", "stop them first"}, path: path.Root("labels")},
+		{name: "mounted volume with unchanged labels", platform: "docker", caps: docker,
+			state: func(m *volumeModel) { m.AttachedTo = volumeTestAttached("c1") },
+			plan:  func(m *volumeModel) { m.AttachedTo = volumeTestAttached("c1") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan := volumeTestModel()
+			tt.plan(&plan)
+			var state *volumeModel
+			if tt.state != nil {
+				s := volumeTestModel()
+				tt.state(&s)
+				state = &s
+			}
+			var diags diag.Diagnostics
+			volumeCheckPlan(context.Background(), tt.caps, tt.platform, plan, state, &diags)
+			sandboxTestExpectOneError(t, diags, tt.path, tt.want)
+		})
+	}
+}
+
+func TestVolumeReplacePaths(t *testing.T) {
+	tests := []struct {
+		name   string
+		caps   platform.Capabilities
+		change func(*volumeModel)
+		want   string
+	}{
+		{name: "labels in place", caps: platform.Capabilities{VolumeLabelsMutable: true},
+			change: func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }},
+		{name: "labels replace when immutable", caps: platform.Capabilities{},
+			change: func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }, want: "labels"},
+		{name: "grow in place", caps: platform.Capabilities{VolumeSizes: true, VolumeGrow: true},
+			change: func(m *volumeModel) { m.SizeGB = types.Int64Value(5) }},
+		{name: "size replaces without grow", caps: platform.Capabilities{VolumeSizes: true},
+			change: func(m *volumeModel) { m.SizeGB = types.Int64Value(5) }, want: "size_gb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan := volumeTestModel()
+			tt.change(&plan)
+			var names []string
+			for _, p := range volumeReplacePaths(tt.caps, plan, volumeTestModel()) {
+				names = append(names, p.String())
+			}
+			if strings.Join(names, ",") != tt.want {
+				t.Errorf("replace paths = %v, want %q", names, tt.want)
+			}
+		})
+	}
+}
+
+func TestVolumeRefresh(t *testing.T) {
+	created := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+	v := &platform.Volume{ID: "vol", Name: "vol", SizeGB: 5, Region: "ord", State: "in_use", CreatedAt: created,
+		FromSnapshotID: "snap", AttachedTo: []string{"b", "a"},
+		Labels: map[string]string{platform.LabelManaged: "true", platform.LabelName: "vol", "team": "x"}}
+
+	m := volumeTestModel()
+	volumeRefresh(&m, v, false)
+	if !m.SizeGB.IsNull() || !m.Region.IsNull() || !m.FromSnapshotID.IsNull() {
+		t.Errorf("unconfigured size/region/from_snapshot_id must stay null: %s %s %s", m.SizeGB, m.Region, m.FromSnapshotID)
+	}
+	sandboxTestEqual(t, "labels", m.Labels.String(), sandboxTestMap("team", "x").String())
+	sandboxTestEqual(t, "state", m.State.ValueString(), "in_use")
+	sandboxTestEqual(t, "attached_to", m.AttachedTo.String(), volumeTestAttached("a", "b").String())
+	sandboxTestEqual(t, "created_at", m.CreatedAt.ValueString(), "2026-02-03T04:05:06Z")
+
+	imported := volumeModel{ID: types.StringValue("vol")}
+	volumeRefresh(&imported, v, true)
+	sandboxTestEqual(t, "name", imported.Name.ValueString(), "vol")
+	sandboxTestEqual(t, "size_gb", imported.SizeGB.ValueInt64(), int64(5))
+	sandboxTestEqual(t, "region", imported.Region.ValueString(), "ord")
+	sandboxTestEqual(t, "from_snapshot_id", imported.FromSnapshotID.ValueString(), "snap")
+
+	// A docker volume made by hand: no labels at all must stay null, so a
+	// config without labels plans empty after the import.
+	bare := volumeModel{ID: types.StringValue("hand")}
+	volumeRefresh(&bare, &platform.Volume{ID: "hand", Name: "hand", State: "available"}, true)
+	if !bare.Labels.IsNull() || !bare.SizeGB.IsNull() || !bare.CreatedAt.IsNull() {
+		t.Errorf("bare import: labels=%s size_gb=%s created_at=%s, want null", bare.Labels, bare.SizeGB, bare.CreatedAt)
+	}
+}
+
+func TestVolumeSettleKeepsPlannedValues(t *testing.T) {
+	plan := volumeTestModel()
+	plan.ID, plan.State, plan.CreatedAt, plan.AttachedTo = types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.ListUnknown(types.StringType)
+	got := volumeSettle(plan, &platform.Volume{ID: "v1", Name: "vol", State: "available", CreatedAt: time.Unix(0, 0)})
+	sandboxTestEqual(t, "id", got.ID.ValueString(), "v1")
+	sandboxTestEqual(t, "state", got.State.ValueString(), "available")
+	sandboxTestEqual(t, "attached_to", len(got.AttachedTo.Elements()), 0)
+
+	known := volumeTestModel()
+	known.AttachedTo = volumeTestAttached("c1")
+	got = volumeSettle(known, &platform.Volume{ID: "vol", Name: "vol", State: "busy"})
+	sandboxTestEqual(t, "planned state", got.State.ValueString(), "available")
+	sandboxTestEqual(t, "planned attached_to", got.AttachedTo.String(), volumeTestAttached("c1").String())
+}
