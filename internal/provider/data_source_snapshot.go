@@ -2,26 +2,128 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// Placeholder: replaced by the full implementation.
+var (
+	_ datasource.DataSourceWithConfigure        = (*snapshotDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*snapshotDataSource)(nil)
+)
 
-var _ datasource.DataSource = (*snapshotDataSource)(nil)
-
-type snapshotDataSource struct{}
+// snapshotDataSource finds one snapshot, by id or by filters.
+type snapshotDataSource struct {
+	platform platform.Platform
+}
 
 // NewSnapshotDataSource returns the sbx_snapshot data source.
 func NewSnapshotDataSource() datasource.DataSource { return &snapshotDataSource{} }
+
+type snapshotDataSourceModel struct {
+	ID         types.String `tfsdk:"id"`
+	MostRecent types.Bool   `tfsdk:"most_recent"`
+	snapshotFilterModel
+	Kind             types.String `tfsdk:"kind"`
+	ParentSnapshotID types.String `tfsdk:"parent_snapshot_id"`
+	SizeBytes        types.Int64  `tfsdk:"size_bytes"`
+	CreatedAt        types.String `tfsdk:"created_at"`
+	ExpiresAt        types.String `tfsdk:"expires_at"`
+}
 
 func (d *snapshotDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_snapshot"
 }
 
 func (d *snapshotDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true}}}
+	attrs := snapshotFilterAttributes(true)
+	results := snapshotResultAttributes()
+	for _, k := range []string{"kind", "parent_snapshot_id", "size_bytes", "created_at", "expires_at"} {
+		attrs[k] = results[k]
+	}
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "The id of the snapshot to read. Conflicts with every filter. When not set: the id of the snapshot the filters found.",
+		Optional:            true,
+		Computed:            true,
+	}
+	attrs["most_recent"] = schema.BoolAttribute{
+		MarkdownDescription: "When several snapshots match, take the newest (by `created_at`) instead of failing. Defaults to `false`.",
+		Optional:            true,
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds one snapshot, by `id` or by filters (`name`, `name_regex`, `labels`, `sandbox_id`, `volume_id`). " +
+			"Every page the platform returns is searched. Snapshots already past their `expires_at` are left out unless " +
+			"`include_expired = true`. No match is an error, and so are several matches unless `most_recent = true`; " +
+			"both errors say what was searched for and how many matched.",
+		Attributes: attrs,
+	}
 }
 
-func (d *snapshotDataSource) Read(context.Context, datasource.ReadRequest, *datasource.ReadResponse) {}
+func (d *snapshotDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
+	var out []datasource.ConfigValidator
+	for _, f := range []string{"name", "name_regex", "labels", "sandbox_id", "volume_id", "most_recent", "include_expired"} {
+		out = append(out, datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot(f)))
+	}
+	return out
+}
+
+func (d *snapshotDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m snapshotDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	var found platform.Snapshot
+	if id := m.ID.ValueString(); id != "" {
+		s, err := d.platform.Snapshots().Get(ctx, id)
+		if err != nil {
+			if platform.IsNotFound(err) {
+				resp.Diagnostics.AddAttributeError(path.Root("id"), "Snapshot not found",
+					fmt.Sprintf("No snapshot with id %q exists on %s.", id, d.platform.Name()))
+				return
+			}
+			addPlatformError(&resp.Diagnostics, "read", "snapshot", id, err)
+			return
+		}
+		found = *s
+	} else {
+		q := m.query(ctx, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		matches := listSnapshots(ctx, d.platform, q, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		s, err := pickSnapshot(matches, m.MostRecent.ValueBool(), q)
+		if err != nil {
+			resp.Diagnostics.AddError("Snapshot lookup failed", err.Error())
+			return
+		}
+		found = s
+	}
+
+	m.ID = types.StringValue(found.ID)
+	m.Name = dsStringOrNull(found.Name)
+	m.SandboxID = dsStringOrNull(found.SandboxID)
+	m.VolumeID = dsStringOrNull(found.VolumeID)
+	m.Kind = dsStringOrNull(string(found.Kind))
+	m.ParentSnapshotID = dsStringOrNull(found.ParentSnapshotID)
+	m.SizeBytes = types.Int64Value(found.SizeBytes)
+	m.CreatedAt = timeStringOrNull(found.CreatedAt)
+	m.ExpiresAt = timeStringOrNull(found.ExpiresAt)
+	// Labels show all of the snapshot's labels, a superset of a labels filter.
+	m.Labels = dsUserLabels(found.Labels)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -3,25 +3,93 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// Placeholder: replaced by the full implementation.
+var _ datasource.DataSourceWithConfigure = (*snapshotsDataSource)(nil)
 
-var _ datasource.DataSource = (*snapshotsDataSource)(nil)
-
-type snapshotsDataSource struct{}
+// snapshotsDataSource lists every snapshot matching the filters, newest first.
+type snapshotsDataSource struct {
+	platform platform.Platform
+}
 
 // NewSnapshotsDataSource returns the sbx_snapshots data source.
 func NewSnapshotsDataSource() datasource.DataSource { return &snapshotsDataSource{} }
+
+type snapshotsDataSourceModel struct {
+	snapshotFilterModel
+	IDs       types.List `tfsdk:"ids"`
+	Snapshots types.List `tfsdk:"snapshots"`
+}
 
 func (d *snapshotsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_snapshots"
 }
 
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true}}}
+	attrs := snapshotFilterAttributes(false)
+	attrs["ids"] = schema.ListAttribute{
+		MarkdownDescription: "The ids of the matching snapshots, newest first (the same order as `snapshots`).",
+		ElementType:         types.StringType,
+		Computed:            true,
+	}
+	attrs["snapshots"] = schema.ListNestedAttribute{
+		MarkdownDescription: "The matching snapshots, newest first by `created_at` (ties broken by id, so the order is stable). Empty when none match.",
+		Computed:            true,
+		NestedObject:        schema.NestedAttributeObject{Attributes: snapshotResultAttributes()},
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists every snapshot matching the filters, newest first. With no filters: every snapshot on the platform " +
+			"that has not expired. Finding none is not an error (the list is empty). Every page the platform returns is read.",
+		Attributes: attrs,
+	}
 }
 
-func (d *snapshotsDataSource) Read(context.Context, datasource.ReadRequest, *datasource.ReadResponse) {}
+func (d *snapshotsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m snapshotsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	q := m.query(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	matches := listSnapshots(ctx, d.platform, q, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ids := make([]attr.Value, 0, len(matches))
+	objs := make([]attr.Value, 0, len(matches))
+	for _, s := range matches {
+		o, diags := snapshotResultObject(s)
+		resp.Diagnostics.Append(diags...)
+		ids = append(ids, types.StringValue(s.ID))
+		objs = append(objs, o)
+	}
+	resp.Diagnostics.Append(m.setLists(ids, objs)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (m *snapshotsDataSourceModel) setLists(ids, objs []attr.Value) (diags diag.Diagnostics) {
+	var d diag.Diagnostics
+	m.IDs, d = types.ListValue(types.StringType, ids)
+	diags.Append(d...)
+	m.Snapshots, d = types.ListValue(types.ObjectType{AttrTypes: snapshotResultAttrTypes}, objs)
+	diags.Append(d...)
+	return diags
+}

@@ -2,26 +2,153 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// Placeholder: replaced by the full implementation.
+var (
+	_ datasource.DataSourceWithConfigure        = (*volumeDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*volumeDataSource)(nil)
+)
 
-var _ datasource.DataSource = (*volumeDataSource)(nil)
-
-type volumeDataSource struct{}
+// volumeDataSource finds one volume by id or name, whether or not this
+// provider made it, so an existing volume can be looked up and then imported.
+type volumeDataSource struct {
+	platform platform.Platform
+}
 
 // NewVolumeDataSource returns the sbx_volume data source.
 func NewVolumeDataSource() datasource.DataSource { return &volumeDataSource{} }
+
+type volumeDataSourceModel struct {
+	ID         types.String `tfsdk:"id"`
+	Name       types.String `tfsdk:"name"`
+	SizeGB     types.Int64  `tfsdk:"size_gb"`
+	Region     types.String `tfsdk:"region"`
+	State      types.String `tfsdk:"state"`
+	CreatedAt  types.String `tfsdk:"created_at"`
+	AttachedTo types.List   `tfsdk:"attached_to"`
+	Labels     types.Map    `tfsdk:"labels"`
+	Managed    types.Bool   `tfsdk:"managed"`
+}
 
 func (d *volumeDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_volume"
 }
 
 func (d *volumeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true}}}
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds one volume by `id` or by `name` (exactly one of them). It also finds volumes this provider " +
+			"did not make (e.g. `docker volume create data`): look one up, then bring it under Terraform with an `import` block.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The id of the volume to read. When looking up by `name`: the id found; use it to import the volume.",
+				Optional:            true,
+				Computed:            true,
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The exact name of the volume to read. Several volumes with this name is an error. When looking up by `id`: the volume's name.",
+				Optional:            true,
+				Computed:            true,
+			},
+			"size_gb":    schema.Int64Attribute{MarkdownDescription: "Size in GB; null where the platform does not size volumes (Docker).", Computed: true},
+			"region":     str("Region the volume lives in; null where the platform has no regions."),
+			"state":      str("The volume's state as the platform reports it."),
+			"created_at": str("When the volume was created (RFC 3339)."),
+			"attached_to": schema.ListAttribute{
+				MarkdownDescription: "Ids of the sandboxes that mount the volume.",
+				ElementType:         types.StringType,
+				Computed:            true,
+			},
+			"labels": schema.MapAttribute{
+				MarkdownDescription: "The volume's labels (without the provider's reserved `" + platform.LabelPrefix + "` keys).",
+				ElementType:         types.StringType,
+				Computed:            true,
+			},
+			"managed": schema.BoolAttribute{
+				MarkdownDescription: "Whether this provider created the volume. `false` for volumes made outside Terraform, which can be imported.",
+				Computed:            true,
+			},
+		},
+	}
 }
 
-func (d *volumeDataSource) Read(context.Context, datasource.ReadRequest, *datasource.ReadResponse) {}
+func (d *volumeDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
+	}
+}
+
+func (d *volumeDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *volumeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m volumeDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	var v platform.Volume
+	if id := m.ID.ValueString(); id != "" {
+		got, err := d.platform.Volumes().Get(ctx, id)
+		if err != nil {
+			if platform.IsNotFound(err) {
+				resp.Diagnostics.AddAttributeError(path.Root("id"), "Volume not found",
+					fmt.Sprintf("No volume with id %q exists on %s.", id, d.platform.Name()))
+				return
+			}
+			addPlatformError(&resp.Diagnostics, "read", "volume", id, err)
+			return
+		}
+		v = *got
+	} else {
+		name := m.Name.ValueString()
+		list, err := d.platform.Volumes().List(ctx, platform.VolumeFilter{Name: name})
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "list", "volumes", "", err)
+			return
+		}
+		v, err = pickByName("volume", name, list,
+			func(v platform.Volume) string { return v.Name }, func(v platform.Volume) string { return v.ID })
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Volume lookup failed", err.Error()+".")
+			return
+		}
+	}
+
+	m.ID = types.StringValue(v.ID)
+	m.Name = types.StringValue(v.Name)
+	m.SizeGB = types.Int64Null()
+	if v.SizeGB > 0 {
+		m.SizeGB = types.Int64Value(v.SizeGB)
+	}
+	m.Region = dsStringOrNull(v.Region)
+	m.State = dsStringOrNull(v.State)
+	m.CreatedAt = timeStringOrNull(v.CreatedAt)
+	attached, diags := types.ListValueFrom(ctx, types.StringType, nonNilStrings(v.AttachedTo))
+	resp.Diagnostics.Append(diags...)
+	m.AttachedTo = attached
+	m.Labels = dsUserLabels(v.Labels)
+	m.Managed = types.BoolValue(v.Managed)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// nonNilStrings makes a nil slice empty, so a result list is [] rather than null.
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,159 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// snapshotFilterAttributes are the filters sbx_snapshot and sbx_snapshots
+// share. On sbx_snapshot the ones that are also results (name, labels,
+// sandbox_id, volume_id) are computed too, filled from the snapshot found.
+func snapshotFilterAttributes(alsoResults bool) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name": schema.StringAttribute{
+			MarkdownDescription: "Only snapshots with exactly this name." + dsResultNote(alsoResults, "The snapshot's name."),
+			Optional:            true,
+			Computed:            alsoResults,
+		},
+		"name_regex": schema.StringAttribute{
+			MarkdownDescription: "Only snapshots whose name matches this Go (RE2) regular expression, e.g. `^nightly-`. " +
+				"An invalid expression is an error at plan time.",
+			Optional:   true,
+			Validators: []validator.String{goRegexpValidator{}},
+		},
+		"labels": schema.MapAttribute{
+			MarkdownDescription: "Only snapshots carrying every one of these labels (other labels may be present too)." +
+				dsResultNote(alsoResults, "The snapshot's labels (without the provider's reserved `"+platform.LabelPrefix+"` keys)."),
+			ElementType: types.StringType,
+			Optional:    true,
+			Computed:    alsoResults,
+			Validators:  []validator.Map{reservedLabelsValidator{}},
+		},
+		"sandbox_id": schema.StringAttribute{
+			MarkdownDescription: "Only snapshots taken of this sandbox." + dsResultNote(alsoResults, "The sandbox the snapshot was taken of, if any."),
+			Optional:            true,
+			Computed:            alsoResults,
+		},
+		"volume_id": schema.StringAttribute{
+			MarkdownDescription: "Only snapshots taken of this volume." + dsResultNote(alsoResults, "The volume the snapshot was taken of, if any."),
+			Optional:            true,
+			Computed:            alsoResults,
+		},
+		"include_expired": schema.BoolAttribute{
+			MarkdownDescription: "Also consider snapshots whose `expires_at` has already passed (the platform may delete them at any moment). Defaults to `false`.",
+			Optional:            true,
+		},
+	}
+}
+
+func dsResultNote(alsoResult bool, s string) string {
+	if !alsoResult {
+		return ""
+	}
+	return " When not set: " + s
+}
+
+// snapshotResultAttributes are the read-only facts about one snapshot, as
+// the items of sbx_snapshots.snapshots.
+func snapshotResultAttributes() map[string]schema.Attribute {
+	str := func(d string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: d, Computed: true}
+	}
+	return map[string]schema.Attribute{
+		"id":                 str("The snapshot's id; use it as `from_snapshot_id` or to import it."),
+		"name":               str("The snapshot's name."),
+		"kind":               str("What the snapshot holds: `filesystem`, `memory` or `volume`."),
+		"sandbox_id":         str("The sandbox the snapshot was taken of, if any."),
+		"volume_id":          str("The volume the snapshot was taken of, if any."),
+		"parent_snapshot_id": str("The snapshot the source sandbox had been restored from, if any (lineage)."),
+		"size_bytes":         schema.Int64Attribute{MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it.", Computed: true},
+		"created_at":         str("When the snapshot was taken (RFC 3339)."),
+		"expires_at":         str("When the platform deletes the snapshot (RFC 3339); null when it never does."),
+		"labels": schema.MapAttribute{
+			MarkdownDescription: "The snapshot's labels (without the provider's reserved `" + platform.LabelPrefix + "` keys).",
+			ElementType:         types.StringType,
+			Computed:            true,
+		},
+	}
+}
+
+// snapshotResultAttrTypes is the object type of one item of sbx_snapshots.snapshots.
+var snapshotResultAttrTypes = map[string]attr.Type{
+	"id":                 types.StringType,
+	"name":               types.StringType,
+	"kind":               types.StringType,
+	"sandbox_id":         types.StringType,
+	"volume_id":          types.StringType,
+	"parent_snapshot_id": types.StringType,
+	"size_bytes":         types.Int64Type,
+	"created_at":         types.StringType,
+	"expires_at":         types.StringType,
+	"labels":             types.MapType{ElemType: types.StringType},
+}
+
+// snapshotResultObject renders one snapshot as an item of sbx_snapshots.snapshots.
+func snapshotResultObject(s platform.Snapshot) (types.Object, diag.Diagnostics) {
+	return types.ObjectValue(snapshotResultAttrTypes, map[string]attr.Value{
+		"id":                 types.StringValue(s.ID),
+		"name":               dsStringOrNull(s.Name),
+		"kind":               dsStringOrNull(string(s.Kind)),
+		"sandbox_id":         dsStringOrNull(s.SandboxID),
+		"volume_id":          dsStringOrNull(s.VolumeID),
+		"parent_snapshot_id": dsStringOrNull(s.ParentSnapshotID),
+		"size_bytes":         types.Int64Value(s.SizeBytes),
+		"created_at":         timeStringOrNull(s.CreatedAt),
+		"expires_at":         timeStringOrNull(s.ExpiresAt),
+		"labels":             dsUserLabels(s.Labels),
+	})
+}
+
+// snapshotFilterModel holds the filters as the configuration gives them.
+type snapshotFilterModel struct {
+	Name           types.String `tfsdk:"name"`
+	NameRegex      types.String `tfsdk:"name_regex"`
+	Labels         types.Map    `tfsdk:"labels"`
+	SandboxID      types.String `tfsdk:"sandbox_id"`
+	VolumeID       types.String `tfsdk:"volume_id"`
+	IncludeExpired types.Bool   `tfsdk:"include_expired"`
+}
+
+// query turns the configured filters into a snapshotQuery. The regexp was
+// validated at plan time; compiling it again here cannot fail then, but an
+// error is still reported rather than ignored.
+func (m snapshotFilterModel) query(ctx context.Context, diags *diag.Diagnostics) snapshotQuery {
+	q := snapshotQuery{
+		Name:           m.Name.ValueString(),
+		Labels:         mapFromTF(ctx, m.Labels, diags),
+		SandboxID:      m.SandboxID.ValueString(),
+		VolumeID:       m.VolumeID.ValueString(),
+		IncludeExpired: m.IncludeExpired.ValueBool(),
+	}
+	if expr := m.NameRegex.ValueString(); expr != "" {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			diags.AddError("Invalid regular expression", "name_regex: "+err.Error())
+			return q
+		}
+		q.NameRegex = re
+	}
+	return q
+}
+
+// listSnapshots reads every matching snapshot from the platform (its List
+// reads all pages) and selects, newest first, those matching q now.
+func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, diags *diag.Diagnostics) []platform.Snapshot {
+	all, err := p.Snapshots().List(ctx, q.platformFilter())
+	if err != nil {
+		addPlatformError(diags, "list", "snapshots", "", err)
+		return nil
+	}
+	return selectSnapshots(all, q, now())
+}
