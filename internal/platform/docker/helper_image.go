@@ -1,11 +1,16 @@
 package docker
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
-	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/errdefs"
 )
@@ -13,7 +18,7 @@ import (
 // helperImageRef is the image helper containers are created from. It holds a
 // single empty file and is never run: Docker only lets files be copied in and
 // out of a volume through a container that mounts it, and a container needs an
-// image. Importing it from an in-memory tar needs no registry.
+// image. Loading it from an in-memory archive needs no registry.
 const helperImageRef = "sbx/helper:latest"
 
 // helperMarkerFile is the one (empty) file in the helper image; it doubles as
@@ -21,44 +26,110 @@ const helperImageRef = "sbx/helper:latest"
 const helperMarkerFile = ".sbx-helper"
 
 // helperImageMu serialises creation within this process, so concurrent
-// operations import the image once instead of racing each other.
+// operations load the image once instead of each loading it.
 var helperImageMu sync.Mutex
 
-// ensureHelperImage returns the id of the helper image, importing it under
-// ref when it is missing. Another process may race to import it too; both
-// succeed, and the loser removes its own (then untagged) copy.
+// ensureHelperImage returns the id of the helper image, loading it under ref
+// when it is missing. The image is built byte for byte the same every time
+// (fixed timestamps), so its id is fixed too: processes that race to load it
+// all load the same image, and no duplicate is ever left behind.
 func ensureHelperImage(ctx context.Context, api *client.Client, ref string) (string, error) {
 	if id, err := inspectImageID(ctx, api, ref); err == nil || !errdefs.IsNotFound(err) {
 		return id, err
 	}
 	helperImageMu.Lock()
 	defer helperImageMu.Unlock()
-	// Someone in this process may have made it while we waited for the lock.
+	// Another caller in this process may have loaded it while we waited.
 	if id, err := inspectImageID(ctx, api, ref); err == nil || !errdefs.IsNotFound(err) {
 		return id, err
 	}
+	return loadHelperImage(ctx, api, ref)
+}
+
+// loadHelperImage loads the helper image (docker load) and checks that ref
+// now names it.
+func loadHelperImage(ctx context.Context, api *client.Client, ref string) (string, error) {
+	ver, err := api.ServerVersion(ctx)
+	if err != nil {
+		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+	}
+	archive, id, err := helperImageArchive(ref, ver.Os, ver.Arch)
+	if err != nil {
+		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+	}
+	resp, err := api.ImageLoad(ctx, archive, client.ImageLoadWithQuiet(true))
+	if err != nil {
+		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+	}
+	defer resp.Body.Close()
+	if _, err := readImportStream(resp.Body); err != nil {
+		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+	}
+	got, err := inspectImageID(ctx, api, ref)
+	if err != nil {
+		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+	}
+	if got != id {
+		return "", fmt.Errorf("creating the helper image %s: the engine reports image %s, expected %s", ref, got, id)
+	}
+	return got, nil
+}
+
+// helperImageArchive is the helper image in the "docker save" layout (one
+// layer, an image config, a manifest naming ref) and the image id it loads as.
+func helperImageArchive(ref, os, arch string) (*bytes.Buffer, string, error) {
 	layer, err := helperImageTar()
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	changes := []string{fmt.Sprintf(`CMD ["/%s"]`, helperMarkerFile)}
-	for k, v := range managedLabels(kindHelper, ref, nil) {
-		changes = append(changes, labelChange(k, v))
-	}
-	madeID, err := importImage(ctx, api, layer, ref, changes)
+	diffID := sha256.Sum256(layer.Bytes())
+	diffHex := hex.EncodeToString(diffID[:])
+	epoch := time.Unix(0, 0).UTC()
+	config, err := json.Marshal(map[string]any{
+		"architecture": arch,
+		"os":           os,
+		"created":      epoch,
+		"config": map[string]any{
+			"Cmd":    []string{"/" + helperMarkerFile},
+			"Labels": managedLabels(kindHelper, ref, nil),
+		},
+		"rootfs":  map[string]any{"type": "layers", "diff_ids": []string{"sha256:" + diffHex}},
+		"history": []map[string]any{{"created": epoch, "comment": "sbx helper: one empty file, never run"}},
+	})
 	if err != nil {
-		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+		return nil, "", err
 	}
-	tagged, err := inspectImageID(ctx, api, ref)
+	configSum := sha256.Sum256(config)
+	configHex := hex.EncodeToString(configSum[:])
+	manifest, err := json.Marshal([]map[string]any{{
+		"Config":   configHex + ".json",
+		"RepoTags": []string{ref},
+		"Layers":   []string{diffHex + "/layer.tar"},
+	}})
 	if err != nil {
-		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
+		return nil, "", err
 	}
-	if madeID != "" && tagged != madeID {
-		// Another process tagged its copy after ours; ours is now an unused,
-		// untagged duplicate. Failing to remove it loses nothing.
-		_, _ = api.ImageRemove(context.WithoutCancel(ctx), madeID, image.RemoveOptions{})
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{diffHex + "/layer.tar", layer.Bytes()},
+		{configHex + ".json", config},
+		{"manifest.json", manifest},
+	} {
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.data)), Typeflag: tar.TypeReg, ModTime: epoch}); err != nil {
+			return nil, "", err
+		}
+		if _, err := tw.Write(f.data); err != nil {
+			return nil, "", err
+		}
 	}
-	return tagged, nil
+	if err := tw.Close(); err != nil {
+		return nil, "", err
+	}
+	return &buf, "sha256:" + configHex, nil
 }
 
 func inspectImageID(ctx context.Context, api *client.Client, ref string) (string, error) {
