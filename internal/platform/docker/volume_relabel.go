@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"sort"
 	"strings"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
@@ -21,6 +23,10 @@ import (
 // the volume the data belongs to, so a copy left by a crash can be found.
 const kindVolumeRelabel = "volume-relabel"
 
+// relabelStepHook runs after each step of a relabel that changes something;
+// tests make it fail to prove that no step loses data.
+var relabelStepHook = func(step string) error { return nil }
+
 // SetLabels replaces a volume's user labels. Docker volume labels are fixed
 // at create, so the volume is copied into a temporary volume, removed, made
 // again under the same name with the new labels, and copied back. A volume
@@ -29,6 +35,12 @@ func (s *volumes) SetLabels(ctx context.Context, id string, labels map[string]st
 	v, err := s.api.VolumeInspect(ctx, id)
 	if err != nil {
 		return nil, wrapErr("volume", id, err)
+	}
+	if leftover, err := relabelLeftovers(ctx, s.api, v.Name); err != nil {
+		return nil, err
+	} else if len(leftover) > 0 {
+		return nil, &platform.ConflictError{Kind: "volume", ID: id,
+			Reason: fmt.Sprintf("an earlier label change did not finish and left a copy of its data in volume %s; check that %s holds all its files (copy them back from there if not), then delete %s and apply again", strings.Join(leftover, ", "), id, strings.Join(leftover, ", "))}
 	}
 	if maps.Equal(platform.UserLabels(v.Labels), labels) {
 		return s.Get(ctx, id)
@@ -63,6 +75,10 @@ func relabelVolume(ctx context.Context, api *client.Client, v volume.Volume, use
 		_ = removeTmp(context.WithoutCancel(ctx))
 		return fmt.Errorf("volume %q: copying its data aside to change its labels (the volume is unchanged): %w", name, err)
 	}
+	if err := relabelStepHook("copied-aside"); err != nil {
+		_ = removeTmp(context.WithoutCancel(ctx))
+		return fmt.Errorf("volume %q: changing its labels (the volume is unchanged): %w", name, err)
+	}
 	if err := api.VolumeRemove(ctx, name, false); err != nil {
 		_ = removeTmp(context.WithoutCancel(ctx))
 		return wrapErr("volume", name, fmt.Errorf("removing it to make it again with new labels (the volume is unchanged): %w", err))
@@ -80,13 +96,34 @@ func relabelVolume(ctx context.Context, api *client.Client, v volume.Volume, use
 	if _, err := api.VolumeCreate(ctx, volume.CreateOptions{Name: name, Driver: v.Driver, DriverOpts: v.Options, Labels: newLabels}); err != nil {
 		return fmt.Errorf("volume %q was removed to change its labels but could not be made again: %w; its data is safe in volume %q (labelled %s=%s): create %q again and copy the data back", name, err, tmp, labelVolumeID, name, name)
 	}
-	if err := copyVolume(ctx, api, tmp, name); err != nil {
+	err := copyVolume(ctx, api, tmp, name)
+	if err == nil {
+		err = relabelStepHook("copied-back")
+	}
+	if err != nil {
 		return fmt.Errorf("volume %q was made again with its new labels, but copying its data back failed: %w; the complete data is still in volume %q (labelled %s=%s)", name, err, tmp, labelVolumeID, name)
 	}
 	if err := removeTmp(ctx); err != nil {
 		return fmt.Errorf("volume %q has its new labels and all its data, but the temporary copy %q could not be removed: %w; delete it by hand", name, tmp, err)
 	}
 	return nil
+}
+
+// relabelLeftovers lists the temporary volumes an unfinished relabel of the
+// volume left behind.
+func relabelLeftovers(ctx context.Context, api *client.Client, name string) ([]string, error) {
+	resp, err := api.VolumeList(ctx, volume.ListOptions{Filters: filters.NewArgs(
+		filters.Arg("label", platform.LabelKind+"="+kindVolumeRelabel),
+		filters.Arg("label", labelVolumeID+"="+name))})
+	if err != nil {
+		return nil, fmt.Errorf("volume %q: looking for an unfinished label change: %w", name, err)
+	}
+	var out []string
+	for _, v := range resp.Volumes {
+		out = append(out, v.Name)
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // copyVolume copies every file of src into dst (modes and owners kept)
