@@ -1,0 +1,408 @@
+package provider
+
+import (
+	"archive/tar"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/errdefs"
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+const templateTestAddr = "sbx_template.test"
+
+// templateTestDockerfile builds the agent and one file the tests change.
+const templateTestDockerfile = sbxacctest.AgentDockerfile + "COPY version.txt /version.txt\n"
+
+func TestAccTemplate_buildRebuildImport(t *testing.T) {
+	cli := sbxacctest.DockerClient(t)
+	name := acctest.RandomWithPrefix("tf-acc-tpl")
+	id := "sbx/" + name + ":latest"
+	dir := templateTestContext(t, "v1")
+	var firstBuild string
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             templateTestCheckDestroy(cli, name),
+		Steps: []resource.TestStep{
+			{
+				Config: templateTestConfigBuild(name, dir, `labels = { team = "a" }`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(templateTestAddr, "id", id),
+					resource.TestCheckResourceAttr(templateTestAddr, "name", name),
+					resource.TestCheckResourceAttr(templateTestAddr, "status", "ready"),
+					resource.TestCheckResourceAttr(templateTestAddr, "labels.team", "a"),
+					resource.TestMatchResourceAttr(templateTestAddr, "build_id", regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)),
+					resource.TestMatchResourceAttr(templateTestAddr, "context_hash", regexp.MustCompile(`^[0-9a-f]{64}$`)),
+					resource.TestCheckResourceAttrSet(templateTestAddr, "created_at"),
+					templateTestCaptureAttr(templateTestAddr, "build_id", &firstBuild),
+					templateTestImageHas(cli, id, "/version.txt", "v1"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// A changed file in the context is an in-place rebuild: same id, new build.
+				PreConfig: func() { templateTestWrite(t, dir, "version.txt", "v2") },
+				Config:    templateTestConfigBuild(name, dir, `labels = { team = "a" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(templateTestAddr, tfjsonpath.New("build_id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(templateTestAddr, "id", id),
+					resource.TestCheckResourceAttrWith(templateTestAddr, "build_id", func(v string) error {
+						if v == firstBuild {
+							return fmt.Errorf("build_id %s did not change on rebuild", v)
+						}
+						return nil
+					}),
+					templateTestImageHas(cli, id, "/version.txt", "v2"),
+				),
+			},
+			{
+				// Labels live in the image: a change is a rebuild too, still in place.
+				Config: templateTestConfigBuild(name, dir, `labels = { team = "b" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.TestCheckResourceAttr(templateTestAddr, "labels.team", "b"),
+			},
+			{
+				// The platform keeps the image, not the Dockerfile or the context.
+				ResourceName:            templateTestAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash"},
+			},
+		},
+	})
+}
+
+func TestAccTemplate_adoptImage(t *testing.T) {
+	cli := sbxacctest.DockerClient(t)
+	name := acctest.RandomWithPrefix("tf-acc-tpl")
+	src := templateTestBuildSourceImage(t, cli, acctest.RandomWithPrefix("tf-acc-src")+":1")
+
+	config := fmt.Sprintf(`
+resource "sbx_template" "test" {
+  name      = %q
+  image     = %q
+  ready_cmd = "/agent ready"
+}
+`, name, src)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             templateTestCheckDestroy(cli, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(templateTestAddr, "id", "sbx/"+name+":latest"),
+					resource.TestCheckResourceAttr(templateTestAddr, "image", src),
+					resource.TestCheckNoResourceAttr(templateTestAddr, "context_hash"),
+					resource.TestMatchResourceAttr(templateTestAddr, "build_id", regexp.MustCompile(`^sha256:`)),
+					templateTestImageHas(cli, "sbx/"+name+":latest", "/hello.txt", "from the source image"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      templateTestAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+				// ready_cmd is not read back from the platform.
+				ImportStateVerifyIgnore: []string{"ready_cmd"},
+			},
+		},
+	})
+	// The user's image is not the provider's to remove.
+	if _, err := cli.ImageInspect(context.Background(), src); err != nil {
+		t.Fatalf("the adopted source image %s was removed with the template: %v", src, err)
+	}
+}
+
+func TestAccTemplate_importBlock(t *testing.T) {
+	cli := sbxacctest.DockerClient(t)
+	name := acctest.RandomWithPrefix("tf-acc-tpl")
+	src := templateTestBuildSourceImage(t, cli, acctest.RandomWithPrefix("tf-acc-src")+":1")
+	config := fmt.Sprintf(`
+resource "sbx_template" "test" {
+  name  = %q
+  image = %q
+}
+`, name, src)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             templateTestCheckDestroy(cli, name),
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				// An adopted template imported with an import {} block plans no change.
+				ResourceName:    templateTestAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportPlanChecks: resource.ImportPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionNoop)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccTemplate_disappears(t *testing.T) {
+	cli := sbxacctest.DockerClient(t)
+	name := acctest.RandomWithPrefix("tf-acc-tpl")
+	id := "sbx/" + name + ":latest"
+	dir := templateTestContext(t, "v1")
+	config := templateTestConfigBuild(name, dir, "")
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             templateTestCheckDestroy(cli, name),
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				// Removed outside Terraform: refresh forgets it, the plan creates it again.
+				PreConfig: func() {
+					if _, err := cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true}); err != nil {
+						t.Fatalf("removing %s out of band: %v", id, err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: templateTestImageHas(cli, id, "/version.txt", "v1"),
+			},
+		},
+	})
+}
+
+func TestAccTemplate_failingBuild(t *testing.T) {
+	cli := sbxacctest.DockerClient(t)
+	name := acctest.RandomWithPrefix("tf-acc-tpl")
+	dir := templateTestContext(t, "v1")
+	templateTestWrite(t, dir, "Dockerfile", sbxacctest.AgentDockerfile+"RUN [\"/nonexistent\"]\n")
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             templateTestCheckDestroy(cli, name),
+		Steps: []resource.TestStep{
+			{
+				Config:      templateTestConfigBuild(name, dir, ""),
+				ExpectError: regexp.MustCompile(`RUN \["/nonexistent"\]`),
+			},
+		},
+	})
+}
+
+func TestAccTemplate_validation(t *testing.T) {
+	dir := templateTestContext(t, "v1")
+	missing := filepath.Join(dir, "no-such-dir")
+	plain := filepath.Join(dir, "version.txt")
+	cases := []struct {
+		name, body string
+		want       string
+	}{
+		{"bad name", `name = "Bad_Name"
+  dockerfile = "FROM scratch"`, `name = "Bad_Name" is not a valid template\s+name`},
+		{"too long", `name = "` + strings.Repeat("a", 129) + `"
+  dockerfile = "FROM scratch"`, `at most 128\s+are\s+allowed`},
+		{"both dockerfile and image", `name = "x"
+  dockerfile = "FROM scratch"
+  image = "busybox"`, `(?s)Exactly one of these attributes must be.*configured: \[dockerfile,image\]`},
+		{"neither dockerfile nor image", `name = "x"`, `(?s)Exactly one of these attributes must be.*configured`},
+		{"context_dir without dockerfile", `name = "x"
+  image = "busybox"
+  context_dir = "` + dir + `"`, `(?s)Attribute "dockerfile" must be specified when "context_dir" is\s+specified`},
+		{"missing context_dir", `name = "x"
+  dockerfile = "FROM scratch"
+  context_dir = "` + missing + `"`, regexp.QuoteMeta(`context_dir = "`+missing+`"`) + `\s+does\s+not\s+exist`},
+		{"context_dir is a file", `name = "x"
+  dockerfile = "FROM scratch"
+  context_dir = "` + plain + `"`, regexp.QuoteMeta(`context_dir = "`+plain+`"`) + `\s+is\s+a\s+file`},
+		{"disk_mb on docker", `name = "x"
+  dockerfile = "FROM scratch"
+  disk_mb = 1024`, `disk_mb = 1024 is not supported on docker`},
+		{"cpu_count on docker", `name = "x"
+  dockerfile = "FROM scratch"
+  cpu_count = 2`, `cpu_count = 2 is not supported on docker`},
+		{"reserved label", `name = "x"
+  dockerfile = "FROM scratch"
+  labels = { "sbx.terraform.name" = "y" }`, `reserved`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      "resource \"sbx_template\" \"test\" {\n  " + tc.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}
+
+// templateTestConfigBuild is a template built from dir's Dockerfile and files.
+func templateTestConfigBuild(name, dir, extra string) string {
+	return fmt.Sprintf(`
+resource "sbx_template" "test" {
+  name        = %q
+  dockerfile  = file("%s/Dockerfile")
+  context_dir = %q
+  %s
+}
+`, name, dir, dir, extra)
+}
+
+// templateTestContext copies the agent build context into a directory the
+// test may change, with a Dockerfile that also copies version.txt.
+func templateTestContext(t *testing.T, version string) string {
+	t.Helper()
+	src := sbxacctest.AgentContextDir(t)
+	dir := t.TempDir()
+	agent, err := os.ReadFile(filepath.Join(src, "agent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "agent"), agent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	templateTestWrite(t, dir, "Dockerfile", templateTestDockerfile)
+	templateTestWrite(t, dir, "version.txt", version)
+	return dir
+}
+
+func templateTestWrite(t *testing.T, dir, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// templateTestBuildSourceImage builds, with the Docker client, a small image
+// to adopt, and removes it when the test ends.
+func templateTestBuildSourceImage(t *testing.T, cli *client.Client, ref string) string {
+	t.Helper()
+	dir := templateTestContext(t, "v1")
+	templateTestWrite(t, dir, "hello.txt", "from the source image")
+	df := sbxacctest.AgentDockerfile + "COPY hello.txt /hello.txt\n"
+	ctx := context.Background()
+	tarball, err := buildctx.Tar(dir, map[string][]byte{buildctx.DockerfileName: []byte(df)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tarball.Close()
+	resp, err := cli.ImageBuild(ctx, tarball, build.ImageBuildOptions{
+		Tags: []string{ref}, Dockerfile: buildctx.DockerfileName, Remove: true, ForceRemove: true, Version: build.BuilderV1,
+	})
+	if err != nil {
+		t.Fatalf("building %s: %v", ref, err)
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if _, err := cli.ImageInspect(ctx, ref); err != nil {
+		t.Fatalf("building %s: %v\n%s", ref, err, out)
+	}
+	t.Cleanup(func() { _, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true}) })
+	return ref
+}
+
+// templateTestImageHas checks that the image ref holds file with content,
+// reading it from a container created (never started) from the image.
+func templateTestImageHas(cli *client.Client, ref, file, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := templateTestReadFile(cli, ref, file)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("%s in %s = %q, want %q", file, ref, got, want)
+		}
+		return nil
+	}
+}
+
+func templateTestReadFile(cli *client.Client, ref, file string) (string, error) {
+	ctx := context.Background()
+	c, err := cli.ContainerCreate(ctx, &container.Config{Image: ref}, nil, nil, nil, "")
+	if err != nil {
+		return "", fmt.Errorf("image %s: %w", ref, err)
+	}
+	defer func() { _ = cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true}) }()
+	return templateTestCopyOut(cli, c.ID, file)
+}
+
+// templateTestCopyOut reads one regular file out of a container.
+func templateTestCopyOut(cli *client.Client, containerID, file string) (string, error) {
+	rc, _, err := cli.CopyFromContainer(context.Background(), containerID, file)
+	if err != nil {
+		return "", fmt.Errorf("reading %s from container %s: %w", file, containerID, err)
+	}
+	defer rc.Close()
+	tr := tar.NewReader(rc)
+	if _, err := tr.Next(); err != nil {
+		return "", fmt.Errorf("reading %s from container %s: %w", file, containerID, err)
+	}
+	b, err := io.ReadAll(tr)
+	return string(b), err
+}
+
+func templateTestCaptureAttr(addr, attr string, dst *string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(addr, attr, func(v string) error { *dst = v; return nil })
+}
+
+// templateTestCheckDestroy checks that no image of the template remains:
+// neither the tag nor any image labelled with its name.
+func templateTestCheckDestroy(cli *client.Client, name string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		ctx := context.Background()
+		if _, err := cli.ImageInspect(ctx, "sbx/"+name+":latest"); !errdefs.IsNotFound(err) {
+			return fmt.Errorf("template image sbx/%s:latest still exists (err=%v)", name, err)
+		}
+		list, err := cli.ImageList(ctx, image.ListOptions{All: true,
+			Filters: filters.NewArgs(filters.Arg("label", platform.LabelName+"="+name))})
+		if err != nil {
+			return err
+		}
+		if len(list) > 0 {
+			return fmt.Errorf("%d images labelled %s=%s remain, e.g. %s", len(list), platform.LabelName, name, list[0].ID)
+		}
+		return nil
+	}
+}
