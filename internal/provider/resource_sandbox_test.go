@@ -219,7 +219,9 @@ func TestSandboxRefresh(t *testing.T) {
 		{name: "configured memory takes the reported value",
 			prior: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(256) },
 			box:   platform.Sandbox{ID: "box1", Status: platform.StateRunning, MemoryMB: 512},
-			check: func(t *testing.T, m sandboxModel) { sandboxTestEqual(t, "memory_mb", m.MemoryMB.ValueInt64(), int64(512)) }},
+			check: func(t *testing.T, m sandboxModel) {
+				sandboxTestEqual(t, "memory_mb", m.MemoryMB.ValueInt64(), int64(512))
+			}},
 		{name: "env and template are kept, labels read without reserved keys, times in UTC",
 			prior: func(m *sandboxModel) { m.Env = sandboxTestMap("SECRET", "s") },
 			box: platform.Sandbox{ID: "box1", Status: platform.StateRunning, TemplateID: "other", CreatedAt: created,
