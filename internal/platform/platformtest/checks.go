@@ -1,0 +1,134 @@
+package platformtest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// emptyPlanAfterApply makes an apply step prove that applying converged:
+// the plan right after it (with a refresh) has nothing to do.
+func emptyPlanAfterApply() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+// expectAction makes the step's plan do exactly action to addr, then converge.
+func expectAction(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	c := emptyPlanAfterApply()
+	c.PreApply = []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}
+	return c
+}
+
+// captureID stores addr's id in *dst when the check runs.
+func captureID(addr string, dst *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok || rs.Primary == nil || rs.Primary.ID == "" {
+			return fmt.Errorf("%s is not in the state", addr)
+		}
+		*dst = rs.Primary.ID
+		return nil
+	}
+}
+
+// idIs checks that addr still has the id captured earlier (no replacement).
+func idIs(addr string, want *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		var got string
+		if err := captureID(addr, &got)(s); err != nil {
+			return err
+		}
+		if got != *want {
+			return fmt.Errorf("%s: id changed from %q to %q; the change must be in place", addr, *want, got)
+		}
+		return nil
+	}
+}
+
+// idChanged checks that addr was created anew (its id differs from *old).
+func idChanged(addr string, old *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		var got string
+		if err := captureID(addr, &got)(s); err != nil {
+			return err
+		}
+		if got == *old {
+			return fmt.Errorf("%s: still has id %q; expected a new object", addr, got)
+		}
+		return nil
+	}
+}
+
+// platformStateIs checks the sandbox's state on the platform itself.
+func platformStateIs(t *testing.T, h Harness, id *string, want platform.SandboxState) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := h.OutOfBand.SandboxState(t, *id); got != want {
+			return fmt.Errorf("sandbox %s is %q on the platform, want %q", *id, got, want)
+		}
+		return nil
+	}
+}
+
+// existsOnPlatform checks that the object with the captured id exists.
+func existsOnPlatform(t *testing.T, h Harness, kind string, id *string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if !h.OutOfBand.Exists(t, kind, *id) {
+			return fmt.Errorf("%s %s does not exist on the platform", kind, *id)
+		}
+		return nil
+	}
+}
+
+// goneFromPlatform is a CheckDestroy: every captured object is gone.
+func goneFromPlatform(t *testing.T, h Harness, objs map[string]*string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for kind, id := range objs {
+			if *id != "" && h.OutOfBand.Exists(t, kind, *id) {
+				return fmt.Errorf("%s %s still exists after destroy", kind, *id)
+			}
+		}
+		return nil
+	}
+}
+
+// fileEventually waits for a file to hold want. Waiting here is on the
+// platform's real clock: the agent writes its files just after start, and a
+// fresh box may need a moment before its first write lands.
+func fileEventually(what string, want string, read func() (string, bool)) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		deadline := time.Now().Add(60 * time.Second)
+		var last string
+		var found bool
+		for {
+			last, found = read()
+			if found && last == want {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		if !found {
+			return fmt.Errorf("%s: the file does not exist", what)
+		}
+		return fmt.Errorf("%s: the file holds %q, want %q", what, last, want)
+	}
+}
+
+// needs skips t when the platform lacks a capability. That is not hiding a
+// gap: the provider refuses such configurations at plan time (tested
+// elsewhere), so there is nothing to run.
+func needs(t *testing.T, have bool, capability string) {
+	t.Helper()
+	if !have {
+		t.Logf("the platform's capability matrix says it lacks %s; this scenario does not apply to it", capability)
+		t.Skipf("platform lacks %s", capability)
+	}
+}

@@ -1,0 +1,79 @@
+package platformtest
+
+import (
+	"fmt"
+	"strings"
+
+	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+)
+
+// run is one scenario's configuration builder: a unique name prefix, so
+// scenarios and parallel test runs never meet on the platform.
+type run struct {
+	h    Harness
+	name string
+}
+
+func newRun(h Harness) run { return run{h: h, name: sdkacctest.RandomWithPrefix("tf-acc")} }
+
+// config joins the provider block and the given blocks.
+func (r run) config(blocks ...string) string {
+	return r.h.ProviderConfig + "\n" + strings.Join(blocks, "\n")
+}
+
+func (r run) template() string {
+	return fmt.Sprintf("resource \"sbx_template\" \"t\" {\n%s\n}\n", r.h.TemplateConfig(r.name+"-tpl"))
+}
+
+func (r run) volume(label string, extra ...string) string {
+	return fmt.Sprintf(`resource "sbx_volume" %q {
+  name   = "%s-%s"
+  labels = { suite = %q }
+%s
+}
+`, label, r.name, label, r.name, strings.Join(extra, "\n"))
+}
+
+// sandbox is a box from the template; extra lines go into its body.
+func (r run) sandbox(label string, extra ...string) string {
+	return fmt.Sprintf(`resource "sbx_sandbox" %q {
+  name        = "%s-%s"
+  template_id = sbx_template.t.id
+  labels      = { suite = %q }
+%s
+}
+`, label, r.name, label, r.name, strings.Join(extra, "\n"))
+}
+
+// snapshotOf is a snapshot of the object at source ("sbx_sandbox.x" or
+// "sbx_volume.x"); extra lines go into its body.
+func (r run) snapshotOf(label, source string, extra ...string) string {
+	attr := "volume_id"
+	if strings.HasPrefix(source, "sbx_sandbox.") {
+		attr = "sandbox_id"
+	}
+	memory := ""
+	if attr == "sandbox_id" && !r.h.Capabilities.SandboxFSOnlySnapshot {
+		memory = "  include_memory = true"
+	}
+	return fmt.Sprintf(`resource "sbx_snapshot" %q {
+  %s = %s.id
+  name = "%s-%s"
+%s
+%s
+}
+`, label, attr, source, r.name, label, memory, strings.Join(extra, "\n"))
+}
+
+// agentFiles is the env line that makes the agent write path=content at start.
+func agentFiles(path, content string) string {
+	return fmt.Sprintf("  env = { AGENT_FILES = %q }", path+"="+content)
+}
+
+// sandboxSnapshotKind is the kind a sandbox snapshot has on this platform.
+func (r run) sandboxSnapshotKind() string {
+	if r.h.Capabilities.SandboxFSOnlySnapshot {
+		return "filesystem"
+	}
+	return "memory"
+}

@@ -1,0 +1,55 @@
+package platformtest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// testImport: every resource imports by id (terraform import) into exactly
+// the state Terraform made for it, and the sandbox also through an
+// `import {}` block, whose plan must be a pure import with nothing to change.
+func testImport(t *testing.T, h Harness) {
+	r := newRun(h)
+	blocks := []string{r.template(), r.volume("v"), r.sandbox("s",
+		"  volume_mount {\n    volume_id = sbx_volume.v.id\n    path = \"/data\"\n  }")}
+	addrs := []string{"sbx_template.t", "sbx_volume.v", "sbx_sandbox.s"}
+	switch {
+	case h.Capabilities.SandboxSnapshot:
+		blocks = append(blocks, r.snapshotOf("snap", "sbx_sandbox.s", `  labels = { kept = "yes" }`))
+		addrs = append(addrs, "sbx_snapshot.snap")
+	case h.Capabilities.VolumeSnapshot:
+		blocks = append(blocks, r.snapshotOf("snap", "sbx_volume.v", `  labels = { kept = "yes" }`))
+		addrs = append(addrs, "sbx_snapshot.snap")
+	default:
+		t.Log("the platform has no snapshots; sbx_snapshot import does not apply")
+	}
+	cfg := r.config(blocks...)
+
+	steps := []resource.TestStep{{Config: cfg, ConfigPlanChecks: emptyPlanAfterApply()}}
+	for _, addr := range addrs {
+		typ, _, _ := strings.Cut(addr, ".")
+		steps = append(steps, resource.TestStep{
+			Config:                  cfg,
+			ResourceName:            addr,
+			ImportState:             true,
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: append([]string{"timeouts"}, slices.Clone(h.ImportStateVerifyIgnore[typ])...),
+		})
+	}
+	steps = append(steps, resource.TestStep{
+		Config:                  cfg,
+		ResourceName:            "sbx_sandbox.s",
+		ImportState:             true,
+		ImportStateKind:         resource.ImportBlockWithID,
+		ImportStateVerifyIgnore: append([]string{"timeouts"}, slices.Clone(h.ImportStateVerifyIgnore["sbx_sandbox"])...),
+	})
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { h.PreCheck(t) },
+		ProtoV6ProviderFactories: h.ProviderFactories,
+		Steps:                    steps,
+	})
+}

@@ -1,0 +1,99 @@
+package platformtest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// testStateChanges: running → paused → stopped → running, each an in-place
+// update of the same sandbox, confirmed on the platform itself.
+func testStateChanges(t *testing.T, h Harness) {
+	states := []platform.SandboxState{platform.StateRunning}
+	if h.Capabilities.PauseWithMemory {
+		states = append(states, platform.StatePaused)
+	} else {
+		t.Log("the platform cannot pause with memory (capability PauseWithMemory); the paused step does not apply")
+	}
+	if h.Capabilities.Stop {
+		states = append(states, platform.StateStopped)
+	} else {
+		t.Log("the platform cannot stop sandboxes (capability Stop); the stopped step does not apply")
+	}
+	needs(t, len(states) > 1, "any sandbox state besides running (PauseWithMemory, Stop)")
+	states = append(states, platform.StateRunning)
+
+	r := newRun(h)
+	var boxID string
+	steps := make([]resource.TestStep, 0, len(states))
+	for i, st := range states {
+		step := resource.TestStep{
+			Config: r.config(r.template(), r.sandbox("s", fmt.Sprintf("  state = %q", st))),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("sbx_sandbox.s", "state", string(st)),
+				resource.TestCheckResourceAttr("sbx_sandbox.s", "status", string(st)),
+				platformStateIs(t, h, &boxID, st),
+			),
+			ConfigPlanChecks: expectAction("sbx_sandbox.s", plancheck.ResourceActionUpdate),
+		}
+		if i == 0 {
+			step.ConfigPlanChecks = emptyPlanAfterApply()
+			step.Check = resource.ComposeAggregateTestCheckFunc(captureID("sbx_sandbox.s", &boxID), step.Check)
+		} else {
+			step.Check = resource.ComposeAggregateTestCheckFunc(idIs("sbx_sandbox.s", &boxID), step.Check)
+		}
+		steps = append(steps, step)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { h.PreCheck(t) },
+		ProtoV6ProviderFactories: h.ProviderFactories,
+		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindSandbox: &boxID}),
+		Steps:                    steps,
+	})
+}
+
+// testOutOfBandState: a box paused (or stopped) behind Terraform's back is
+// planned as an in-place update back to running, never a replacement, and
+// applying it resumes the same box.
+func testOutOfBandState(t *testing.T, h Harness) {
+	behind := platform.StatePaused
+	if !h.Capabilities.PauseWithMemory {
+		behind = platform.StateStopped
+	}
+	needs(t, h.Capabilities.PauseWithMemory || h.Capabilities.Stop, "pausing or stopping sandboxes")
+
+	r := newRun(h)
+	var boxID string
+	cfg := r.config(r.template(), r.sandbox("s"))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { h.PreCheck(t) },
+		ProtoV6ProviderFactories: h.ProviderFactories,
+		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindSandbox: &boxID}),
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg,
+				ConfigPlanChecks: emptyPlanAfterApply(),
+				Check:            captureID("sbx_sandbox.s", &boxID),
+			},
+			{
+				PreConfig: func() {
+					h.OutOfBand.SetSandboxState(t, boxID, behind)
+					if got := h.OutOfBand.SandboxState(t, boxID); got != behind {
+						t.Fatalf("out-of-band %s left the sandbox %q", behind, got)
+					}
+				},
+				Config:           cfg,
+				ConfigPlanChecks: expectAction("sbx_sandbox.s", plancheck.ResourceActionUpdate),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					idIs("sbx_sandbox.s", &boxID),
+					resource.TestCheckResourceAttr("sbx_sandbox.s", "status", "running"),
+					platformStateIs(t, h, &boxID, platform.StateRunning),
+				),
+			},
+		},
+	})
+}
