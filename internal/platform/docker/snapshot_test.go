@@ -236,3 +236,31 @@ func TestSnapshotUserLabels(t *testing.T) {
 		t.Errorf("no user labels: %v", got)
 	}
 }
+
+// A sandbox's env is sensitive: docker commit would copy it into the
+// snapshot image, so the snapshot keeps the keys blank and the image's own
+// variables as the image defined them.
+func TestSnapshotDoesNotKeepSandboxSecrets(t *testing.T) {
+	api := acctest.DockerClient(t)
+	ctx := context.Background()
+	img := snapshotTestAgentImage(t, api)
+	ctr := snapshotTestContainer(t, api, img, nil, []string{"API_TOKEN=hunter2-secret", "AGENT_INTERVAL=1h"}, true)
+
+	snap, err := (&snapshots{api: api}).Create(ctx, platform.SnapshotSpec{SandboxID: ctr, Name: "secrets"})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	snapshotTestCleanupImage(t, api, snap.ID)
+
+	inspect, err := api.ImageInspect(ctx, snap.ID)
+	if err != nil {
+		t.Fatalf("ImageInspect: %v", err)
+	}
+	env := strings.Join(inspect.Config.Env, "\n")
+	if strings.Contains(env, "hunter2") || strings.Contains(env, "1h") {
+		t.Fatalf("snapshot image keeps the sandbox's env values:\n%s", env)
+	}
+	if !strings.Contains(env, "API_TOKEN=") {
+		t.Fatalf("snapshot image env = %q, want the key blanked", env)
+	}
+}
