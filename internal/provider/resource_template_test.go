@@ -19,6 +19,7 @@ import (
 	"github.com/docker/docker/errdefs"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -99,6 +100,20 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash"},
+			},
+			{
+				// As documented: importing a built template with an import {}
+				// block plans an in-place rebuild (same id), never a replacement.
+				ResourceName:       templateTestAddr,
+				ImportState:        true,
+				ImportStateKind:    resource.ImportBlockWithID,
+				ExpectNonEmptyPlan: true,
+				ImportPlanChecks: resource.ImportPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(templateTestAddr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					},
+				},
 			},
 		},
 	})
