@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/image"
@@ -20,6 +24,7 @@ import (
 // The build output goes to the provider log line by line; a failed build is
 // an error naming the failing step with the last lines of output.
 func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, contextDir string, labels map[string]string) (string, error) {
+	dockerfile, labels = withLabelInstruction(dockerfile, labels)
 	tarball, err := buildctx.Tar(contextDir, map[string][]byte{buildctx.DockerfileName: []byte(dockerfile)})
 	if err != nil {
 		return "", fmt.Errorf("template %q: %w", name, err)
@@ -54,6 +59,39 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 		return "", fmt.Errorf("building template %q: the build finished but %s cannot be read: %w", name, ref, err)
 	}
 	return img.ID, nil
+}
+
+// escapeDirectiveRE finds a Dockerfile parser directive that changes the
+// escape character, under which the quoting below would mean something else.
+var escapeDirectiveRE = regexp.MustCompile(`(?im)^#\s*escape\s*=`)
+
+// withLabelInstruction moves labels into one LABEL instruction appended to
+// the Dockerfile, and returns the labels it could not move. The engine turns
+// each build-option label into a step of its own, each leaving an
+// intermediate image behind; one instruction is one step. Values with line
+// breaks cannot be written on a Dockerfile line and stay build options.
+func withLabelInstruction(dockerfile string, labels map[string]string) (string, map[string]string) {
+	if len(labels) == 0 || escapeDirectiveRE.MatchString(dockerfile) {
+		return dockerfile, labels
+	}
+	rest := map[string]string{}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		v := labels[k]
+		if strings.ContainsAny(k+v, "\r\n") {
+			rest[k] = v
+			continue
+		}
+		fmt.Fprintf(&b, " %s=%s", dockerfileQuote(k), dockerfileQuote(v))
+	}
+	if b.Len() == 0 {
+		return dockerfile, labels
+	}
+	if !strings.HasSuffix(dockerfile, "\n") {
+		dockerfile += "\n"
+	}
+	// dockerfileQuote (archive.go) escapes backslash, quote and dollar.
+	return dockerfile + "LABEL" + b.String() + "\n", rest
 }
 
 // localImage returns the image ref names, pulling it once when the engine

@@ -115,3 +115,42 @@ func TestCheckTemplateSpec(t *testing.T) {
 		})
 	}
 }
+
+func TestWithLabelInstruction(t *testing.T) {
+	tests := []struct {
+		name, dockerfile string
+		labels           map[string]string
+		wantFile         string
+		wantRest         map[string]string
+	}{
+		{name: "no labels", dockerfile: "FROM scratch\n", wantFile: "FROM scratch\n"},
+		{name: "one line, sorted, quoted", dockerfile: "FROM scratch",
+			labels:   map[string]string{"b": `say "hi" $X \`, "a": ""},
+			wantFile: "FROM scratch\nLABEL \"a\"=\"\" \"b\"=\"say \\\"hi\\\" \\$X \\\\\"\n",
+			wantRest: map[string]string{}},
+		{name: "line break stays a build option", dockerfile: "FROM scratch\n",
+			labels:   map[string]string{"a": "1", "m": "x\ny"},
+			wantFile: "FROM scratch\nLABEL \"a\"=\"1\"\n",
+			wantRest: map[string]string{"m": "x\ny"}},
+		{name: "escape directive: all build options", dockerfile: "# escape=`\nFROM scratch\n",
+			labels:   map[string]string{"a": "1"},
+			wantFile: "# escape=`\nFROM scratch\n",
+			wantRest: map[string]string{"a": "1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file, rest := withLabelInstruction(tt.dockerfile, tt.labels)
+			if file != tt.wantFile {
+				t.Errorf("dockerfile = %q, want %q", file, tt.wantFile)
+			}
+			if len(rest) != len(tt.wantRest) {
+				t.Errorf("rest = %v, want %v", rest, tt.wantRest)
+			}
+			for k, v := range tt.wantRest {
+				if rest[k] != v {
+					t.Errorf("rest[%s] = %q, want %q", k, rest[k], v)
+				}
+			}
+		})
+	}
+}

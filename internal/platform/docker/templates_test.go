@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -25,7 +26,8 @@ func TestTemplateBuildRebuildDelete(t *testing.T) {
 	spec := platform.TemplateSpec{
 		Name: name, Dockerfile: templateTestDockerfile, ContextDir: dir,
 		StartCmd: `["/agent"]`, ReadyCmd: "/agent cat /ready", CPUCount: 1, MemoryMB: 64,
-		Labels: map[string]string{"team": "infra"},
+		// Quotes, dollars, backslashes and line breaks survive the Dockerfile.
+		Labels: map[string]string{"team": "infra", "note": `say "hi" to $HOME \ ok`, "multi": "line1\nline2"},
 	}
 	tmpl := templateTestCreate(t, p, spec)
 
@@ -35,8 +37,8 @@ func TestTemplateBuildRebuildDelete(t *testing.T) {
 	if !strings.HasPrefix(tmpl.BuildID, "sha256:") || tmpl.CreatedAt.IsZero() {
 		t.Errorf("build id %q, created at %v", tmpl.BuildID, tmpl.CreatedAt)
 	}
-	if want := map[string]string{"team": "infra"}; !reflect.DeepEqual(tmpl.Labels, want) {
-		t.Errorf("labels = %v, want %v", tmpl.Labels, want)
+	if !reflect.DeepEqual(tmpl.Labels, spec.Labels) {
+		t.Errorf("labels = %q, want %q", tmpl.Labels, spec.Labels)
 	}
 	img, err := p.api.ImageInspect(ctx, tmpl.ID)
 	if err != nil {
@@ -106,6 +108,11 @@ func TestTemplateBuildRebuildDelete(t *testing.T) {
 	}
 	if _, err := p.api.ImageInspect(ctx, rebuilt.BuildID); err == nil {
 		t.Errorf("Delete left the image %s", rebuilt.BuildID)
+	}
+	// Nor any intermediate image that carries the template's labels.
+	left, err := p.api.ImageList(ctx, image.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", platform.LabelName+"="+name))})
+	if err != nil || len(left) != 0 {
+		t.Errorf("after Delete, %d images labelled %s remain (%v)", len(left), name, err)
 	}
 	if err := p.Templates().Delete(ctx, tmpl.ID); err != nil {
 		t.Errorf("second Delete: %v", err)
@@ -264,6 +271,9 @@ func TestTemplateAdopt(t *testing.T) {
 	if img.Config.Labels[labelStartCmd] != "/agent" || img.Config.Labels[labelCPUCount] != "1" {
 		t.Errorf("adopted image labels %v lack the template settings", img.Config.Labels)
 	}
+	if img.Parent != srcImg.ID {
+		t.Errorf("adopted image's parent is %s, want the source %s directly (no intermediate images)", img.Parent, srcImg.ID)
+	}
 	if len(img.RootFS.Layers) != len(srcImg.RootFS.Layers) || img.RootFS.Layers[0] != srcImg.RootFS.Layers[0] {
 		t.Errorf("adopted image layers %v differ from the source's %v", img.RootFS.Layers, srcImg.RootFS.Layers)
 	}
@@ -276,6 +286,10 @@ func TestTemplateAdopt(t *testing.T) {
 	}
 	if _, err := p.api.ImageInspect(ctx, src); err != nil {
 		t.Errorf("deleting the template removed the adopted image: %v", err)
+	}
+	left, err := p.api.ImageList(ctx, image.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", platform.LabelName+"="+name))})
+	if err != nil || len(left) != 0 {
+		t.Errorf("after Delete, %d images labelled %s remain (%v)", len(left), name, err)
 	}
 
 	// An image the engine does not have, and no registry to pull it from.
