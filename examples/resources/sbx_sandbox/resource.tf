@@ -1,0 +1,47 @@
+# A template built from a Dockerfile, a volume that outlives the sandbox,
+# and a sandbox that runs the agent with the volume mounted at /workspace.
+resource "sbx_template" "agent" {
+  name        = "agent"
+  dockerfile  = file("${path.module}/agent/Dockerfile")
+  context_dir = "${path.module}/agent"
+}
+
+resource "sbx_volume" "workspace" {
+  name = "agent-workspace"
+}
+
+resource "sbx_sandbox" "agent" {
+  # Naming the box lets an interrupted apply find it again instead of
+  # making a second one.
+  name        = "agent-1"
+  template_id = sbx_template.agent.id
+
+  # "paused" or "stopped" pause or stop the box in place; "running" resumes it.
+  state = "running"
+
+  cpu_count = 1
+  memory_mb = 512
+
+  env = {
+    AGENT_FILES = "/workspace/hello.txt=hello"
+    API_TOKEN   = var.api_token # sensitive: never shown in plans or logs
+  }
+
+  labels = {
+    team = "platform"
+  }
+
+  volume_mount {
+    volume_id = sbx_volume.workspace.id
+    path      = "/workspace"
+  }
+
+  timeouts {
+    create = "15m"
+  }
+}
+
+variable "api_token" {
+  type      = string
+  sensitive = true
+}
