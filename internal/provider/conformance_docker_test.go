@@ -50,6 +50,11 @@ func TestAccConformanceDocker(t *testing.T) {
 		Capabilities: plat.Capabilities(),
 		OutOfBand:    &conformanceDockerOOB{api: api, helperImage: conformanceDockerHelperImage(t, api)},
 		PreCheck:     testAccPreCheck,
+		// An image does not keep the Dockerfile or the build context it was
+		// built from, so an imported template cannot report them.
+		ImportStateVerifyIgnore: map[string][]string{
+			"sbx_template": {"dockerfile", "context_dir", "context_hash"},
+		},
 	})
 }
 

@@ -51,20 +51,6 @@ func idIs(addr string, want *string) resource.TestCheckFunc {
 	}
 }
 
-// idChanged checks that addr was created anew (its id differs from *old).
-func idChanged(addr string, old *string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		var got string
-		if err := captureID(addr, &got)(s); err != nil {
-			return err
-		}
-		if got == *old {
-			return fmt.Errorf("%s: still has id %q; expected a new object", addr, got)
-		}
-		return nil
-	}
-}
-
 // platformStateIs checks the sandbox's state on the platform itself.
 func platformStateIs(t *testing.T, h Harness, id *string, want platform.SandboxState) resource.TestCheckFunc {
 	return func(*terraform.State) error {

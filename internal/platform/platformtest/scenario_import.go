@@ -28,7 +28,12 @@ func testImport(t *testing.T, h Harness) {
 	}
 	cfg := r.config(blocks...)
 
-	steps := []resource.TestStep{{Config: cfg, ConfigPlanChecks: emptyPlanAfterApply()}}
+	steps := []resource.TestStep{
+		{Config: cfg, ConfigPlanChecks: emptyPlanAfterApply()},
+		// Mounting the volume changed its computed attached_to after the
+		// volume was saved; refresh so the state compared with is current.
+		{RefreshState: true},
+	}
 	for _, addr := range addrs {
 		typ, _, _ := strings.Cut(addr, ".")
 		steps = append(steps, resource.TestStep{
