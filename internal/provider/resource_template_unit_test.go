@@ -6,9 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -268,3 +273,108 @@ func templateTestExpectAttrErrors(t *testing.T, diags diag.Diagnostics, wantPath
 		}
 	}
 }
+
+func TestTemplateModifyPlanRebuild(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	const df = "FROM scratch\n"
+	hash, err := templateContextHash(dir, df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := templateTestModel(dir, df)
+	state.ID = types.StringValue("tpl-1")
+	state.ContextHash = types.StringValue(hash)
+	state.BuildID = types.StringValue("build-1")
+	state.Status = types.StringValue("ready")
+	state.CreatedAt = types.StringValue("2026-01-01T00:00:00Z")
+
+	cases := []struct {
+		name        string
+		inPlace     bool
+		change      func(*templateModel)
+		wantReplace []path.Path
+		wantUnknown bool
+	}{
+		{"no change keeps the build", true, func(*templateModel) {}, nil, false},
+		{"in place: new build planned", true, func(m *templateModel) { m.StartCmd = types.StringValue("/agent") }, nil, true},
+		{"elsewhere: replacement", false, func(m *templateModel) { m.StartCmd = types.StringValue("/agent") },
+			[]path.Path{pathTemplateStartCmd}, false},
+		{"elsewhere: changed dockerfile replaces through it and the hash", false,
+			func(m *templateModel) { m.Dockerfile = types.StringValue(df + "CMD [\"/x\"]\n") },
+			[]path.Path{pathTemplateDockerfile, pathTemplateContextHash}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &templateResource{platform: &templateTestFakePlatform{caps: platform.Capabilities{
+				TemplateFromDockerfile: true, TemplateRebuildInPlace: tc.inPlace,
+			}}}
+			planned := state
+			tc.change(&planned)
+			planned.ContextHash = types.StringUnknown() // computed: the framework plans it unknown
+			req := resource.ModifyPlanRequest{
+				Config: tfsdk.Config(templateTestTFValue(t, r, planned)),
+				Plan:   tfsdk.Plan(templateTestTFValue(t, r, planned)),
+				State:  templateTestTFValue(t, r, state),
+			}
+			resp := resource.ModifyPlanResponse{Plan: req.Plan}
+			r.ModifyPlan(ctx, req, &resp)
+			if resp.Diagnostics.HasError() {
+				t.Fatal(resp.Diagnostics)
+			}
+			if len(resp.RequiresReplace) != len(tc.wantReplace) {
+				t.Fatalf("RequiresReplace = %v, want %v", resp.RequiresReplace, tc.wantReplace)
+			}
+			for i := range tc.wantReplace {
+				if !resp.RequiresReplace[i].Equal(tc.wantReplace[i]) {
+					t.Fatalf("RequiresReplace = %v, want %v", resp.RequiresReplace, tc.wantReplace)
+				}
+			}
+			var got templateModel
+			resp.Diagnostics.Append(resp.Plan.Get(ctx, &got)...)
+			if got.BuildID.IsUnknown() != tc.wantUnknown || got.Status.IsUnknown() != tc.wantUnknown || got.CreatedAt.IsUnknown() != tc.wantUnknown {
+				t.Fatalf("build_id/status/created_at unknown = %v/%v/%v, want %v", got.BuildID.IsUnknown(), got.Status.IsUnknown(), got.CreatedAt.IsUnknown(), tc.wantUnknown)
+			}
+			if got.ContextHash.IsUnknown() || got.ContextHash.IsNull() {
+				t.Fatalf("context_hash not computed: %v", got.ContextHash)
+			}
+		})
+	}
+}
+
+// templateTestModel is a built template's configuration.
+func templateTestModel(dir, dockerfile string) templateModel {
+	return templateModel{
+		Name:       types.StringValue("agent"),
+		Dockerfile: types.StringValue(dockerfile),
+		ContextDir: types.StringValue(dir),
+		Labels:     types.MapNull(types.StringType),
+		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
+			"create": types.StringType, "update": types.StringType, "delete": types.StringType,
+		})},
+	}
+}
+
+// templateTestTFValue builds a tfsdk.State of the resource's schema holding m
+// (tfsdk.Plan and tfsdk.Config convert from it).
+func templateTestTFValue(t *testing.T, r *templateResource, m templateModel) tfsdk.State {
+	t.Helper()
+	var sresp resource.SchemaResponse
+	r.Schema(t.Context(), resource.SchemaRequest{}, &sresp)
+	st := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(t.Context()), nil)}
+	if diags := st.Set(t.Context(), &m); diags.HasError() {
+		t.Fatalf("building value: %v", diags)
+	}
+	return st
+}
+
+// templateTestFakePlatform is a platform whose capabilities a test chooses;
+// ModifyPlan never calls its services.
+type templateTestFakePlatform struct{ caps platform.Capabilities }
+
+func (f *templateTestFakePlatform) Name() string                        { return "fakeplat" }
+func (f *templateTestFakePlatform) Capabilities() platform.Capabilities { return f.caps }
+func (f *templateTestFakePlatform) Templates() platform.TemplateService { return nil }
+func (f *templateTestFakePlatform) Volumes() platform.VolumeService     { return nil }
+func (f *templateTestFakePlatform) Sandboxes() platform.SandboxService  { return nil }
+func (f *templateTestFakePlatform) Snapshots() platform.SnapshotService { return nil }
