@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/volume"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -354,5 +355,42 @@ func TestSandboxNotReadyReturnsTheBox(t *testing.T) {
 	}
 	if got, err := p.Sandboxes().Get(context.Background(), sb.ID); err != nil || got.Status != platform.StateRunning {
 		t.Errorf("Get = %+v, %v", got, err)
+	}
+}
+
+func TestSandboxFromSnapshotImage(t *testing.T) {
+	ctx := context.Background()
+	p := templateTestPlatform(t)
+	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")
+	src := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID, Labels: map[string]string{"origin": "yes"},
+		Env: map[string]string{"AGENT_FILES": "/ready=yes;/work/state=saved"}})
+
+	// On Docker a snapshot id is the id of a committed image.
+	committed, err := p.api.ContainerCommit(ctx, src.ID, container.CommitOptions{Pause: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = p.api.ImageRemove(context.Background(), committed.ID, image.RemoveOptions{Force: true, PruneChildren: true})
+	})
+
+	sb := sandboxTestCreate(t, p, platform.SandboxSpec{FromSnapshotID: committed.ID, Labels: map[string]string{"restored": "yes"}})
+	if sb.FromSnapshotID != committed.ID || sb.TemplateID != "" {
+		t.Errorf("restored box: snapshot %q template %q; want %q and none", sb.FromSnapshotID, sb.TemplateID, committed.ID)
+	}
+	if want := map[string]string{"restored": "yes"}; !reflect.DeepEqual(sb.Labels, want) {
+		t.Errorf("labels = %v, want only the new box's %v", sb.Labels, want)
+	}
+	// The snapshot image carries the source box's start command and
+	// readiness check: the restored box runs and passes it.
+	c, err := p.api.ContainerInspect(ctx, sb.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sb.Status != platform.StateRunning || c.State.Health == nil || c.State.Health.Status != container.Healthy {
+		t.Errorf("restored box %s, health %+v", sb.Status, c.State.Health)
+	}
+	if c.Config.Labels[labelFromSnapshotID] != committed.ID {
+		t.Errorf("label %s = %q", labelFromSnapshotID, c.Config.Labels[labelFromSnapshotID])
 	}
 }
