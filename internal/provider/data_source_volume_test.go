@@ -1,12 +1,20 @@
 package provider
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"regexp"
 	"testing"
 	"time"
 
+	"github.com/docker/docker/api/types/volume"
+	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -79,6 +87,74 @@ data "sbx_volume" "by_id" { id = "v-managed" }
 			{
 				Config: `data "sbx_volume" "x" { name = "data-old" }`,
 				Check:  resource.TestCheckResourceAttr("data.sbx_volume.x", "id", "v-data-old"),
+			},
+		},
+	})
+}
+
+// A volume made outside Terraform (`docker volume create`) is found by name
+// and by id, reported as unmanaged, and can then be imported with an
+// `import {}` block whose id comes from the data source.
+func TestAccVolumeDataSource_unmanagedThenImport(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 to run it against the Docker engine")
+	}
+	api := acctest.DockerClient(t)
+	name := sdkacctest.RandomWithPrefix("tf-acc-unmanaged")
+	if _, err := api.VolumeCreate(context.Background(), volume.CreateOptions{Name: name, Labels: map[string]string{"owner": "ops"}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = api.VolumeRemove(context.Background(), name, true) })
+
+	lookups := fmt.Sprintf(`
+data "sbx_volume" "by_name" { name = %q }
+data "sbx_volume" "by_id" { id = data.sbx_volume.by_name.id }
+`, name)
+	adopt := lookups + fmt.Sprintf(`
+import {
+  to = sbx_volume.adopted
+  id = data.sbx_volume.by_name.id
+}
+resource "sbx_volume" "adopted" {
+  name   = %q
+  labels = { owner = "ops" }
+}
+`, name)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if _, err := api.VolumeInspect(context.Background(), name); err == nil {
+				return fmt.Errorf("volume %s still exists after destroy", name)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: lookups,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.sbx_volume.by_name", "id", name),
+					resource.TestCheckResourceAttr("data.sbx_volume.by_name", "managed", "false"),
+					resource.TestCheckResourceAttr("data.sbx_volume.by_name", "labels.%", "1"),
+					resource.TestCheckResourceAttr("data.sbx_volume.by_name", "labels.owner", "ops"),
+					resource.TestCheckResourceAttr("data.sbx_volume.by_name", "attached_to.#", "0"),
+					resource.TestCheckResourceAttrSet("data.sbx_volume.by_name", "created_at"),
+					resource.TestCheckResourceAttrSet("data.sbx_volume.by_name", "state"),
+					resource.TestCheckNoResourceAttr("data.sbx_volume.by_name", "size_gb"),
+					resource.TestCheckResourceAttr("data.sbx_volume.by_id", "name", name),
+					resource.TestCheckResourceAttr("data.sbx_volume.by_id", "managed", "false"),
+				),
+			},
+			{
+				Config: adopt,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sbx_volume.adopted", plancheck.ResourceActionNoop)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("sbx_volume.adopted", "id", name),
+					resource.TestCheckResourceAttr("sbx_volume.adopted", "labels.owner", "ops"),
+				),
 			},
 		},
 	})
