@@ -34,7 +34,7 @@ func sandboxTestCreate(t *testing.T, p *Platform, spec platform.SandboxSpec) *pl
 		spec.Name = templateTestName("box")
 	}
 	sandboxTestCleanup(t, p.api, spec.Name)
-	sb, err := p.Sandboxes().Create(context.Background(), spec)
+	sb, err := p.Sandboxes().Create(t.Context(), spec)
 	if err != nil {
 		t.Fatalf("creating sandbox %s: %v", spec.Name, err)
 	}
@@ -47,7 +47,7 @@ func sandboxTestWantStatus(t *testing.T, p *Platform, sb *platform.Sandbox, id s
 	if sb.ID != id {
 		t.Errorf("id = %s, want the same container %s", sb.ID, id)
 	}
-	got, err := p.Sandboxes().Get(context.Background(), id)
+	got, err := p.Sandboxes().Get(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func sandboxTestWantStatus(t *testing.T, p *Platform, sb *platform.Sandbox, id s
 }
 
 func TestSandboxStateTransitions(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")
 	sb := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID, State: platform.StateRunning})
@@ -109,7 +109,7 @@ func TestSandboxStateTransitions(t *testing.T) {
 }
 
 func TestSandboxCreateInState(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	tests := []struct {
@@ -140,7 +140,7 @@ func TestSandboxCreateInState(t *testing.T) {
 }
 
 func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	sb := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID})
@@ -167,7 +167,7 @@ func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
 }
 
 func TestSandboxFoundAgainByName(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	name := templateTestName("box")
@@ -211,7 +211,7 @@ func TestSandboxFoundAgainByName(t *testing.T) {
 }
 
 func TestSandboxRoundTrip(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")
 
@@ -296,7 +296,7 @@ func TestSandboxRoundTrip(t *testing.T) {
 }
 
 func TestSandboxCreateRefusals(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	name := templateTestName("box")
@@ -344,7 +344,7 @@ func TestSandboxNotReadyReturnsTheBox(t *testing.T) {
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /never")
 	name := templateTestName("box")
 	sandboxTestCleanup(t, p.api, name)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Second)
 	defer cancel()
 	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{Name: name, TemplateID: tmpl.ID})
 	if err == nil || !strings.Contains(err.Error(), "is not ready") || !strings.Contains(err.Error(), "last ready_cmd exit code 1") {
@@ -353,13 +353,13 @@ func TestSandboxNotReadyReturnsTheBox(t *testing.T) {
 	if sb == nil || sb.ID == "" || sb.Name != name {
 		t.Fatalf("sandbox = %+v, want the box that exists, for the caller to save", sb)
 	}
-	if got, err := p.Sandboxes().Get(context.Background(), sb.ID); err != nil || got.Status != platform.StateRunning {
+	if got, err := p.Sandboxes().Get(t.Context(), sb.ID); err != nil || got.Status != platform.StateRunning {
 		t.Errorf("Get = %+v, %v", got, err)
 	}
 }
 
 func TestSandboxFromSnapshotImage(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")
 	src := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID, Labels: map[string]string{"origin": "yes"},

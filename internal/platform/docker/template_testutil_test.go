@@ -85,7 +85,7 @@ func templateTestCleanup(t *testing.T, api *client.Client, name string) {
 func templateTestCreate(t *testing.T, p *Platform, spec platform.TemplateSpec) *platform.Template {
 	t.Helper()
 	templateTestCleanup(t, p.api, spec.Name)
-	tmpl, err := p.Templates().Create(context.Background(), spec)
+	tmpl, err := p.Templates().Create(t.Context(), spec)
 	if err != nil {
 		t.Fatalf("creating template %s: %v", spec.Name, err)
 	}

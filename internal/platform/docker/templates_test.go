@@ -19,7 +19,7 @@ import (
 )
 
 func TestTemplateBuildRebuildDelete(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
 	dir := templateTestContext(t, "one")
@@ -123,7 +123,7 @@ func TestTemplateBuildRebuildDelete(t *testing.T) {
 }
 
 func TestTemplateRebuildKeepsImageInUse(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
 	dir := templateTestContext(t, "one")
@@ -174,7 +174,7 @@ func TestTemplateRebuildKeepsImageInUse(t *testing.T) {
 }
 
 func TestTemplateBrokenDockerfile(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
 	templateTestCleanup(t, p.api, name)
@@ -210,7 +210,7 @@ func TestTemplateBrokenDockerfile(t *testing.T) {
 // marker: the build's intermediate containers run the step as "#(nop) ...".
 func templateTestBuildContainers(t *testing.T, p *Platform, marker string) int {
 	t.Helper()
-	list, err := p.api.ContainerList(context.Background(), templateTestListAll())
+	list, err := p.api.ContainerList(t.Context(), templateTestListAll())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func templateTestBuildContainers(t *testing.T, p *Platform, marker string) int {
 }
 
 func TestTemplateAdopt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p := templateTestPlatform(t)
 
 	// An image made outside the provider, as a user would have it.
