@@ -194,6 +194,14 @@ func TestAccSandbox_lifecycle(t *testing.T) {
 				ImportState:       true,
 				ImportStateVerify: true,
 			},
+			{
+				// The same through an import {} block: the plan must be an
+				// import with no changes.
+				Config:          sandboxAccConfig(t, name, "running", ""),
+				ResourceName:    sandboxAccAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
 		},
 	})
 }
