@@ -16,7 +16,7 @@ var capabilities = platform.Capabilities{
 	TemplateFromDockerfile: true,
 	TemplateFromImage:      true,
 	TemplateRebuildInPlace: true, // the tag (template id) moves to the new image
-	TemplateResources:      false,
+	TemplateResources:      true, // recorded on the image; the default size of its sandboxes
 
 	VolumeSizes:          false,
 	VolumeGrow:           false,
