@@ -479,3 +479,46 @@ func sandboxAccIgnoreNotFound(err error) error {
 func sandboxAccErr(pattern string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
 }
+
+// TestAccSandbox_createNotRunning creates one box stopped (a container
+// never started: started_at null) and one paused, and destroys both as
+// they are: a delete kills a box in any state.
+func TestAccSandbox_createNotRunning(t *testing.T) {
+	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
+	config := sandboxAccTemplateHCL(t, name) + fmt.Sprintf(`
+resource "sbx_sandbox" "stopped" {
+  name        = "%[1]s-stopped"
+  template_id = sbx_template.t.id
+  state       = "stopped"
+}
+
+resource "sbx_sandbox" "paused" {
+  name        = "%[1]s-paused"
+  template_id = sbx_template.t.id
+  state       = "paused"
+}
+`, name)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { testAccPreCheck(t) },
+		CheckDestroy: resource.ComposeTestCheckFunc(
+			sandboxAccCheckDestroy(t, name+"-stopped"),
+			sandboxAccCheckDestroy(t, name+"-paused"),
+		),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("sbx_sandbox.stopped", tfjsonpath.New("status"), knownvalue.StringExact("stopped")),
+					statecheck.ExpectKnownValue("sbx_sandbox.stopped", tfjsonpath.New("started_at"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("sbx_sandbox.paused", tfjsonpath.New("status"), knownvalue.StringExact("paused")),
+					statecheck.ExpectKnownValue("sbx_sandbox.paused", tfjsonpath.New("platform_status"), knownvalue.StringExact("paused")),
+					statecheck.ExpectKnownValue("sbx_sandbox.paused", tfjsonpath.New("started_at"), knownvalue.NotNull()),
+				},
+			},
+		},
+	})
+}
