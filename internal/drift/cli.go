@@ -1,0 +1,158 @@
+package drift
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+// Exit codes of the drift command.
+const (
+	ExitClean   = 0 // nothing expired (expiring objects are printed, still 0)
+	ExitError   = 1 // bad flags or bad input
+	ExitExpired = 2 // at least one object is past its deadline
+)
+
+const usage = `Usage: terraform-provider-sbx drift [flags] STATE
+
+Reports every sbx_sandbox and sbx_snapshot in a Terraform state whose
+retention deadline (expires_at, recorded on the last refresh) has passed or
+falls within --warn-before. Needs no credentials and no network.
+
+STATE is a file written by 'terraform state pull' or a .tfstate file
+(state format version 4), or the output of 'terraform show -json';
+'-' reads standard input:
+
+  terraform state pull | terraform-provider-sbx drift -
+
+Exit status: 0 nothing expired, 2 something expired, 1 bad flags or input.
+
+Flags:
+`
+
+// Main runs the drift command with args (after "drift") and returns its
+// exit code. The clock gives the default --now.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retention.Clock) int {
+	fs := flag.NewFlagSet("drift", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	nowFlag := fs.String("now", "", "judge deadlines at this time (RFC 3339, e.g. 2026-05-01T12:00:00Z) instead of the current time")
+	warnFlag := fs.String("warn-before", "72h", "report deadlines this close as expiring (Go duration, or days such as 3d)")
+	format := fs.String("format", "table", "output format: table or json")
+
+	positional, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitClean
+	}
+	if err != nil {
+		return fail(stderr, "%v", err) // the flag package already printed the usage
+	}
+	if len(positional) != 1 {
+		fs.Usage()
+		if len(positional) == 0 {
+			return fail(stderr, "missing STATE: give a state file, or - to read standard input")
+		}
+		return fail(stderr, "expected one STATE argument, got %d: %s", len(positional), strings.Join(positional, " "))
+	}
+	if *format != "table" && *format != "json" {
+		return fail(stderr, "invalid --format %q: use table or json", *format)
+	}
+	now := clock.Now()
+	if *nowFlag != "" {
+		now, err = time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return fail(stderr, "invalid --now %q: want an RFC 3339 time such as 2026-05-01T12:00:00Z", *nowFlag)
+		}
+	}
+	warn, err := retention.ParseDuration(*warnFlag)
+	if err != nil {
+		return fail(stderr, "invalid --warn-before: %v", err)
+	}
+	if warn < 0 {
+		return fail(stderr, "invalid --warn-before %q: must not be negative", *warnFlag)
+	}
+
+	name := positional[0]
+	var in io.Reader
+	if name == "-" {
+		name = "standard input"
+		in = stdin
+	} else {
+		f, err := openState(name)
+		if err != nil {
+			return fail(stderr, "%v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	rep, err := Detect(bufio.NewReaderSize(in, 256<<10), now, warn)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return fail(stderr, "%s: %v", name, err)
+		}
+		return fail(stderr, "cannot read %s: %v", name, err)
+	}
+	if *format == "json" {
+		err = WriteJSON(stdout, rep)
+	} else {
+		err = WriteTable(stdout, rep)
+	}
+	if err != nil {
+		return fail(stderr, "writing the report: %v", err)
+	}
+	if rep.Expired > 0 {
+		return ExitExpired
+	}
+	return ExitClean
+}
+
+func openState(name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, errors.Unwrap(err))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("cannot read %s: it is a directory, want a state file", name)
+	}
+	return f, nil
+}
+
+// parseInterspersed lets flags come before or after STATE, as people type
+// them (`drift state.json --format json`); the flag package alone stops at
+// the first argument that is not a flag.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+func fail(stderr io.Writer, format string, a ...any) int {
+	fmt.Fprintf(stderr, "drift: "+format+"\n", a...)
+	return ExitError
+}

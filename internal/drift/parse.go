@@ -1,0 +1,302 @@
+// Package drift reads a Terraform state and reports every sbx_sandbox and
+// sbx_snapshot whose retention deadline has passed or is near. It needs no
+// credentials and no network: the deadline is what the provider recorded in
+// `expires_at` on the last refresh, re-judged against the current time.
+package drift
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Resource types the detector looks at.
+const (
+	TypeSandbox  = "sbx_sandbox"
+	TypeSnapshot = "sbx_snapshot"
+)
+
+// Instance is one sbx_sandbox or sbx_snapshot resource instance, with the
+// attributes the detector reads. Absent and null attributes are "".
+type Instance struct {
+	Address string
+	Type    string
+	ID      string
+	// Platform, Status (sandboxes) and Kind (snapshots) as recorded.
+	Platform string
+	Status   string
+	Kind     string
+	// ExpiresAt is the recorded RFC 3339 deadline, "" when there is none.
+	ExpiresAt       string
+	RetentionRule   string
+	RetentionAction string
+	RetentionStatus string
+}
+
+// Format is the layout of the input.
+type Format string
+
+// The two layouts the detector reads.
+const (
+	FormatState    Format = "state"     // terraform state pull, .tfstate (version 4)
+	FormatShowJSON Format = "show-json" // terraform show -json (format_version 1.x)
+)
+
+const supportedFormats = "state format version 4 (terraform state pull, .tfstate) and terraform show -json output (format_version 1.x)"
+
+// InputError is bad input: the message says what is wrong and where.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+func inputErr(format string, a ...any) error { return &InputError{Msg: fmt.Sprintf(format, a...)} }
+
+// Parse streams a state from r and calls emit for every managed sbx_sandbox
+// and sbx_snapshot instance, in file order. It holds one instance at a time
+// (plus the current input buffer), never the file, so memory does not grow
+// with the state. It returns the detected format, or an *InputError
+// describing bad input; a read error of r is returned as is.
+func Parse(r io.Reader, emit func(Instance) error) (Format, error) {
+	p := &parser{lx: newLexer(r), emit: emit}
+	err := p.parse()
+	if err != nil && p.lx.rerr != nil {
+		return "", p.lx.rerr
+	}
+	return p.format, err
+}
+
+type parser struct {
+	lx     *lexer
+	emit   func(Instance) error
+	format Format
+}
+
+func (p *parser) parse() error {
+	c, ok := p.lx.peek()
+	if !ok {
+		if p.lx.offset() == 0 {
+			return inputErr("not a state file: the input is empty")
+		}
+		return inputErr("not a state file: the input holds only whitespace")
+	}
+	if c != '{' {
+		kind, err := p.lx.kind("the top-level value")
+		if err != nil {
+			return inputErr("not a state file: it does not start with a JSON object (%v)", err)
+		}
+		return inputErr("not a state file: the top-level value is %s, want an object with \"version\" (terraform state pull) or \"format_version\" (terraform show -json)", kind)
+	}
+	sawPlan := false
+	err := p.lx.object("the top-level object", 0, func(k string) error {
+		switch k {
+		case "version":
+			return p.version()
+		case "format_version":
+			return p.formatVersion()
+		case "resources":
+			return p.v4Resources()
+		case "values":
+			return p.showValues()
+		case "planned_values", "resource_changes", "prior_state":
+			sawPlan = true
+		}
+		return p.lx.skip(strconv.Quote(k), 1)
+	})
+	if err != nil {
+		return err
+	}
+	if _, more := p.lx.peek(); more {
+		return inputErr("not a state file: more data after the state object at byte %d", p.lx.offset())
+	}
+	switch {
+	case p.format == FormatShowJSON && sawPlan:
+		return inputErr("not a state file: this is a plan (terraform show -json PLANFILE); give drift the state: terraform state pull, or terraform show -json without a plan file")
+	case p.format == "":
+		return inputErr("not a state file: the top-level object has neither \"version\" (terraform state pull, .tfstate) nor \"format_version\" (terraform show -json)")
+	}
+	return nil
+}
+
+func (p *parser) setFormat(f Format) error {
+	if p.format != "" && p.format != f {
+		return inputErr("not a state file: it mixes the state file layout (\"version\", \"resources\") with terraform show -json (\"format_version\", \"values\")")
+	}
+	p.format = f
+	return nil
+}
+
+func (p *parser) version() error {
+	kind, err := p.lx.kind("\"version\"")
+	if err != nil {
+		return err
+	}
+	if kind != "a number" {
+		return inputErr("not a state file: \"version\" is %s, want the state format version number; drift reads %s", kind, supportedFormats)
+	}
+	v, err := p.lx.number("\"version\"")
+	if err != nil {
+		return err
+	}
+	if v != "4" {
+		return inputErr("unsupported state version %s: drift reads %s; Terraform 0.12 and later write version 4", v, supportedFormats)
+	}
+	return p.setFormat(FormatState)
+}
+
+func (p *parser) formatVersion() error {
+	kind, err := p.lx.kind("\"format_version\"")
+	if err != nil {
+		return err
+	}
+	if kind != "a string" {
+		return inputErr("not a state file: \"format_version\" is %s, want a string such as \"1.0\"", kind)
+	}
+	v, err := p.lx.str("\"format_version\"")
+	if err != nil {
+		return err
+	}
+	if major, _, _ := strings.Cut(v, "."); major != "1" {
+		return inputErr("unsupported format_version %q: drift reads %s", v, supportedFormats)
+	}
+	return p.setFormat(FormatShowJSON)
+}
+
+// relevant says whether a resource is one the detector reads.
+func relevant(mode, typ string) bool {
+	return (mode == "managed" || mode == "") && (typ == TypeSandbox || typ == TypeSnapshot)
+}
+
+// optString reads the string or null value of field in what ("" for null).
+func (p *parser) optString(what, field string) (string, error) {
+	isNull, err := p.lx.null(what)
+	if err != nil || isNull {
+		return "", err
+	}
+	kind, err := p.lx.kind(what)
+	if err != nil {
+		return "", err
+	}
+	if kind != "a string" {
+		return "", inputErr("not a state file: %s.%s is %s, want a string (near byte %d)", what, field, kind, p.lx.offset())
+	}
+	return p.lx.str(what)
+}
+
+// container opens an object or array that may be null; ok is false for null.
+func (p *parser) container(want byte, what string) (bool, error) {
+	isNull, err := p.lx.null(what)
+	if err != nil || isNull {
+		return false, err
+	}
+	c, ok := p.lx.peek()
+	if !ok {
+		return false, p.lx.truncated(what)
+	}
+	if c != want {
+		kind, err := p.lx.kind(what)
+		if err != nil {
+			return false, err
+		}
+		wantKind := "an object"
+		if want == '[' {
+			wantKind = "an array"
+		}
+		return false, inputErr("not a state file: %s is %s, want %s (near byte %d)", what, kind, wantKind, p.lx.offset())
+	}
+	return true, nil
+}
+
+// captured holds the attributes the detector reads, as found. A value of
+// the wrong type is noted, not failed on at once: the resource may turn
+// out to be another provider's, whose attributes are none of our business.
+type captured struct {
+	vals [numAttrs]string
+	bad  string // "attribute x is a number" when one was not a string
+}
+
+const (
+	attrID = iota
+	attrPlatform
+	attrStatus
+	attrKind
+	attrExpiresAt
+	attrRule
+	attrAction
+	attrRetentionStatus
+	numAttrs
+)
+
+var attrNames = [numAttrs]string{"id", "platform", "status", "kind", "expires_at", "retention_rule", "retention_action", "retention_status"}
+
+func attrIndex(k string) int {
+	for i, n := range attrNames {
+		if n == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// attributes reads the attributes (state) or values (show -json) object of what,
+// keeping the few attributes the detector reads and skipping the rest.
+func (p *parser) attributes(what string, depth int) (captured, error) {
+	var c captured
+	ok, err := p.container('{', what)
+	if err != nil || !ok {
+		return c, err
+	}
+	err = p.lx.object(what, depth, func(k string) error {
+		i := attrIndex(k)
+		if i < 0 {
+			return p.lx.skip(what, depth)
+		}
+		kind, err := p.lx.kind(what)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case "null":
+			return p.lx.literal("null", what)
+		case "a string":
+			c.vals[i], err = p.lx.str(what)
+			return err
+		}
+		if c.bad == "" {
+			c.bad = "attribute " + k + " is " + kind + ", want a string or null"
+		}
+		return p.lx.skip(what, depth)
+	})
+	return c, err
+}
+
+func (c *captured) instance(address, typ string) (Instance, error) {
+	if c.bad != "" {
+		return Instance{}, inputErr("%s: %s", address, c.bad)
+	}
+	v := c.vals
+	return Instance{
+		Address: address, Type: typ, ID: v[attrID], Platform: v[attrPlatform], Status: v[attrStatus], Kind: v[attrKind],
+		ExpiresAt: v[attrExpiresAt], RetentionRule: v[attrRule], RetentionAction: v[attrAction], RetentionStatus: v[attrRetentionStatus],
+	}, nil
+}
+
+// indexKey reads an instance key and renders it the way Terraform addresses
+// do: [0] for count, ["key"] for for_each, nothing for a single instance.
+func (p *parser) indexKey(what, field string) (string, error) {
+	kind, err := p.lx.kind(what)
+	if err != nil {
+		return "", err
+	}
+	switch kind {
+	case "null":
+		return "", p.lx.literal("null", what)
+	case "a string":
+		s, err := p.lx.str(what)
+		return "[" + strconv.Quote(s) + "]", err
+	case "a number":
+		n, err := p.lx.number(what)
+		return "[" + n + "]", err
+	}
+	return "", inputErr("not a state file: %s.%s is %s, want a number or a string (near byte %d)", what, field, kind, p.lx.offset())
+}
