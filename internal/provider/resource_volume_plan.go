@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -39,21 +38,6 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	resp.RequiresReplace.Append(volumeReplacePaths(caps, plan, *state)...)
-	if volumePlanComputed(caps, &plan, *state) {
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
-	}
-}
-
-// volumePlanComputed plans created_at as unknown when the labels change in
-// place: a platform that cannot relabel a volume (Docker) makes it again
-// under the same name with its data copied back, so the volume's creation
-// time moves. It reports whether it changed the plan.
-func volumePlanComputed(caps platform.Capabilities, plan *volumeModel, state volumeModel) bool {
-	if !caps.VolumeLabelsMutable || plan.Labels.Equal(state.Labels) {
-		return false
-	}
-	plan.CreatedAt = types.StringUnknown()
-	return true
 }
 
 // volumeCheckPlan reports every setting the platform cannot honour, and the

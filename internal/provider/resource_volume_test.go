@@ -169,27 +169,3 @@ func TestVolumeSettleKeepsPlannedValues(t *testing.T) {
 	sandboxTestEqual(t, "planned state", got.State.ValueString(), "available")
 	sandboxTestEqual(t, "planned attached_to", got.AttachedTo.String(), volumeTestAttached("c1").String())
 }
-
-func TestVolumePlanComputed(t *testing.T) {
-	mutable := platform.Capabilities{VolumeLabelsMutable: true}
-	tests := []struct {
-		name        string
-		caps        platform.Capabilities
-		labels      types.Map
-		wantUnknown bool
-	}{
-		{name: "labels unchanged", caps: mutable, labels: types.MapNull(types.StringType)},
-		{name: "labels change in place", caps: mutable, labels: sandboxTestMap("a", "b"), wantUnknown: true},
-		{name: "labels change by replacement", caps: platform.Capabilities{}, labels: sandboxTestMap("a", "b")},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			plan := volumeTestModel()
-			plan.Labels = tt.labels
-			changed := volumePlanComputed(tt.caps, &plan, volumeTestModel())
-			if changed != tt.wantUnknown || plan.CreatedAt.IsUnknown() != tt.wantUnknown {
-				t.Errorf("changed=%v created_at=%s, want unknown=%v", changed, plan.CreatedAt, tt.wantUnknown)
-			}
-		})
-	}
-}

@@ -52,3 +52,7 @@ const (
 	// this is how the user's own labels are told apart from inherited ones.
 	labelUserLabelKeys = platform.LabelPrefix + "user_label_keys"
 )
+
+// labelCreatedAt keeps a volume's first creation time across the re-creation
+// that relabelling a Docker volume needs.
+const labelCreatedAt = platform.LabelPrefix + "created_at"

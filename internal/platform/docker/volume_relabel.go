@@ -93,6 +93,11 @@ func relabelVolume(ctx context.Context, api *client.Client, v volume.Volume, use
 		}
 	}
 	maps.Copy(newLabels, userLabels)
+	// The volume is made again, but it is the same volume to its users:
+	// keep the time it was first created.
+	if newLabels[labelCreatedAt] == "" {
+		newLabels[labelCreatedAt] = v.CreatedAt
+	}
 	if _, err := api.VolumeCreate(ctx, volume.CreateOptions{Name: name, Driver: v.Driver, DriverOpts: v.Options, Labels: newLabels}); err != nil {
 		return fmt.Errorf("volume %q was removed to change its labels but could not be made again: %w; its data is safe in volume %q (labelled %s=%s): create %q again and copy the data back", name, err, tmp, labelVolumeID, name, name)
 	}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/volume"
@@ -151,6 +152,11 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	volumeTestCreate(t, s, platform.VolumeSpec{Name: name, Labels: map[string]string{"a": "1"}})
 	helperTestWriteVolume(t, s.api, name, volumeTestFiles)
 	before := helperTestReadVolume(t, s.api, name)
+	orig, err := s.Get(ctx, name)
+	if err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	time.Sleep(1100 * time.Millisecond) // the engine stamps creation times to the second
 
 	got, err := s.SetLabels(ctx, name, map[string]string{"b": "2"})
 	if err != nil {
@@ -158,6 +164,9 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	}
 	if got.ID != name || !got.Managed || !maps.Equal(got.Labels, map[string]string{"b": "2"}) {
 		t.Fatalf("after SetLabels: %+v", got)
+	}
+	if !got.CreatedAt.Equal(orig.CreatedAt) {
+		t.Fatalf("relabelling moved created_at from %s to %s", orig.CreatedAt, got.CreatedAt)
 	}
 	raw, _ := s.api.VolumeInspect(ctx, name)
 	if raw.Labels[platform.LabelName] != name || raw.Labels[platform.LabelKind] != kindVolume {

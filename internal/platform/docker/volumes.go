@@ -169,7 +169,11 @@ func toVolume(v volume.Volume, users []string) platform.Volume {
 	if len(users) > 0 {
 		out.State = volumeStateAttached
 	}
-	if t, err := time.Parse(time.RFC3339Nano, v.CreatedAt); err == nil {
+	created := v.CreatedAt
+	if first := v.Labels[labelCreatedAt]; first != "" {
+		created = first // a relabelled volume keeps its first creation time
+	}
+	if t, err := time.Parse(time.RFC3339Nano, created); err == nil {
 		out.CreatedAt = t
 	}
 	return out
