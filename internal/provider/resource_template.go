@@ -144,16 +144,16 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Optional: true,
 			},
 			"cpu_count": schema.Int64Attribute{
-				MarkdownDescription: "Default number of CPUs for sandboxes started from this template. Only on " +
-					"platforms that size templates (not Docker: there it is a plan-time error; set `cpu_count` on " +
-					"`sbx_sandbox` instead). A change rebuilds the template.",
+				MarkdownDescription: "Default number of CPUs for sandboxes started from this template (a sandbox's own " +
+					"`cpu_count` wins). A plan-time error on platforms that do not size templates. On Docker it is " +
+					"recorded on the image. A change rebuilds the template. Not read back by an import.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
-				MarkdownDescription: "Default memory in MiB for sandboxes started from this template. Only on " +
-					"platforms that size templates (not Docker: there it is a plan-time error; set `memory_mb` on " +
-					"`sbx_sandbox` instead). A change rebuilds the template.",
+				MarkdownDescription: "Default memory in MiB for sandboxes started from this template (a sandbox's own " +
+					"`memory_mb` wins). A plan-time error on platforms that do not size templates. On Docker it is " +
+					"recorded on the image. A change rebuilds the template. Not read back by an import.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},

@@ -86,20 +86,24 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 				),
 			},
 			{
-				// Labels live in the image: a change is a rebuild too, still in place.
-				Config: templateTestConfigBuild(name, dir, `labels = { team = "b" }`),
+				// Labels and default sizes live in the image: a change is a rebuild too, still in place.
+				Config: templateTestConfigBuild(name, dir, "labels = { team = \"b\" }\n  memory_mb = 256\n  cpu_count = 1"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.TestCheckResourceAttr(templateTestAddr, "labels.team", "b"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(templateTestAddr, "labels.team", "b"),
+					resource.TestCheckResourceAttr(templateTestAddr, "memory_mb", "256"),
+					templateTestImageLabel(cli, id, "team", "b"),
+				),
 			},
 			{
 				// The platform keeps the image, not the Dockerfile or the context.
 				ResourceName:            templateTestAddr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash"},
+				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash", "cpu_count", "memory_mb"},
 			},
 			{
 				// As documented: importing a built template with an import {}
@@ -271,9 +275,9 @@ func TestAccTemplate_validation(t *testing.T) {
 		{"disk_mb on docker", `name = "x"
   dockerfile = "FROM scratch"
   disk_mb = 1024`, `disk_mb = 1024 is not supported on docker`},
-		{"cpu_count on docker", `name = "x"
+		{"cpu_count not positive", `name = "x"
   dockerfile = "FROM scratch"
-  cpu_count = 2`, `cpu_count = 2 is not supported on docker`},
+  cpu_count = 0`, `cpu_count value must be at least 1, got: 0`},
 		{"reserved label", `name = "x"
   dockerfile = "FROM scratch"
   labels = { "sbx.terraform.name" = "y" }`, `reserved`},
@@ -417,6 +421,20 @@ func templateTestCheckDestroy(cli *client.Client, name string) resource.TestChec
 		}
 		if len(list) > 0 {
 			return fmt.Errorf("%d images labelled %s=%s remain, e.g. %s", len(list), platform.LabelName, name, list[0].ID)
+		}
+		return nil
+	}
+}
+
+// templateTestImageLabel checks one label of the image ref.
+func templateTestImageLabel(cli *client.Client, ref, key, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		img, err := cli.ImageInspect(context.Background(), ref)
+		if err != nil {
+			return err
+		}
+		if got := img.Config.Labels[key]; got != want {
+			return fmt.Errorf("label %s of %s = %q, want %q", key, ref, got, want)
 		}
 		return nil
 	}

@@ -122,7 +122,8 @@ func TestTemplateRebuildChanges(t *testing.T) {
 }
 
 func TestTemplateCheckCapabilities(t *testing.T) {
-	docker := platform.Capabilities{TemplateFromDockerfile: true, TemplateFromImage: true, TemplateRebuildInPlace: true}
+	docker := platform.Capabilities{TemplateFromDockerfile: true, TemplateFromImage: true, TemplateRebuildInPlace: true, TemplateResources: true}
+	unsized := platform.Capabilities{TemplateFromDockerfile: true, TemplateFromImage: true}
 	sized := platform.Capabilities{TemplateFromDockerfile: true, TemplateResources: true}
 	sizedDisk := platform.Capabilities{TemplateFromDockerfile: true, TemplateResources: true, SandboxDiskSize: true}
 	imageOnly := platform.Capabilities{TemplateFromImage: true}
@@ -145,14 +146,15 @@ func TestTemplateCheckCapabilities(t *testing.T) {
 	}{
 		{"docker builds", docker, built, nil, nil},
 		{"docker adopts", docker, adopted, nil, nil},
-		{"docker has no template sizes", docker, withSizes,
+		{"docker takes template sizes", docker, withSizes, nil, nil},
+		{"unsized platform rejects template sizes", unsized, withSizes,
 			[]path.Path{pathTemplateCPUCount, pathTemplateMemoryMB},
 			[]string{"cpu_count = 2 is not supported on testplat", "memory_mb = 1024", "sbx_sandbox"}},
 		{"docker has no template disk", docker, withDisk, []path.Path{pathTemplateDiskMB}, []string{"disk_mb = 4096"}},
 		{"sized platform without sized disks", sized, withDisk, []path.Path{pathTemplateDiskMB}, nil},
 		{"sized platform takes sizes", sized, withSizes, nil, nil},
 		{"sized platform with disks takes disk", sizedDisk, withDisk, nil, nil},
-		{"unknown value still rejected", docker, unknownCPU, []path.Path{pathTemplateCPUCount}, []string{"(known after apply)"}},
+		{"unknown value still rejected", unsized, unknownCPU, []path.Path{pathTemplateCPUCount}, []string{"(known after apply)"}},
 		{"image-only platform cannot build", imageOnly, built, []path.Path{pathTemplateDockerfile}, []string{"adopt it with `image`"}},
 		{"build-only platform cannot adopt", sized, adopted, []path.Path{pathTemplateImage}, []string{`image = "agent:1"`}},
 	}
