@@ -27,9 +27,6 @@ echo "==> terraform init"
 terraform init -upgrade -input=false >/dev/null
 echo "==> terraform apply"
 terraform apply -auto-approve -input=false
-echo
-echo "==> Outputs"
-terraform output
 cat <<'MSG'
 
 The sandboxes are running on your Docker engine. Try:
