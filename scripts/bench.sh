@@ -36,3 +36,21 @@ phase "no-op plan" terraform plan -detailed-exitcode -input=false -parallelism="
 phase "destroy" terraform destroy -auto-approve -input=false -parallelism="$BOXES" "${vars[@]}"
 left=$(docker ps -aq --filter "name=bench-$run_id" | wc -l)
 [ "$left" = 0 ] || { echo "destroy left $left containers behind"; exit 1; }
+
+# The drift detector on a generated 100,000-resource state: the Go benchmark,
+# then the built binary once, with its wall time and peak memory.
+root=$OLDPWD # the repository: the last cd above went from it into $work
+echo "drift detector, 100,000-resource state:"
+(cd "$root" && go test -run '^$' -bench BenchmarkDrift100k -benchmem ./internal/drift | grep '^Benchmark')
+(cd "$root" && go run ./internal/drift/cmd/genstate -n 100000 -o "$work/state100k.tfstate")
+rc=0
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -v "$root/bin/terraform-provider-sbx" drift --now 2026-05-01T12:00:00Z "$work/state100k.tfstate" >/dev/null 2>"$work/drift-time.log" || rc=$?
+  grep -E 'Elapsed \(wall clock\)|Maximum resident set size' "$work/drift-time.log" | sed 's/^[[:space:]]*/  /'
+else
+  start=$(date +%s.%N)
+  "$root/bin/terraform-provider-sbx" drift --now 2026-05-01T12:00:00Z "$work/state100k.tfstate" >/dev/null || rc=$?
+  awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "  drift run %.2f s (install GNU time for peak memory)\n", e - s }'
+fi
+# Exit 2 is the expected answer: the generated state has expired boxes.
+[ "$rc" = 2 ] || { echo "drift exited $rc, want 2"; cat "$work/drift-time.log" 2>/dev/null; exit 1; }

@@ -38,7 +38,7 @@ Flags:
 `
 
 // Main runs the drift command with args (after "drift") and returns its
-// exit code. The clock gives the default --now.
+// exit code. The clock gives the default --now (nil: the system clock).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retention.Clock) int {
 	fs := flag.NewFlagSet("drift", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -67,12 +67,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retent
 	if *format != "table" && *format != "json" {
 		return fail(stderr, "invalid --format %q: use table or json", *format)
 	}
-	now := clock.Now()
-	if *nowFlag != "" {
+	var now time.Time
+	switch {
+	case *nowFlag != "":
 		now, err = time.Parse(time.RFC3339, *nowFlag)
 		if err != nil {
 			return fail(stderr, "invalid --now %q: want an RFC 3339 time such as 2026-05-01T12:00:00Z", *nowFlag)
 		}
+	case clock != nil:
+		now = clock.Now()
+	default:
+		now = time.Now()
 	}
 	warn, err := retention.ParseDuration(*warnFlag)
 	if err != nil {

@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,16 +10,9 @@ import (
 	"time"
 )
 
-// jsonReport is the stable --format json schema (schema_version 1): fields
-// are only ever added.
-type jsonReport struct {
-	SchemaVersion int           `json:"schema_version"`
-	Format        string        `json:"input_format"`
-	Now           string        `json:"now"`
-	WarnBefore    string        `json:"warn_before"`
-	Findings      []jsonFinding `json:"findings"`
-	Summary       jsonSummary   `json:"summary"`
-}
+// The --format json schema (schema_version 1) is a single object:
+// schema_version, input_format, now, warn_before, summary, findings[].
+// Fields are only ever added.
 
 type jsonFinding struct {
 	Address                 string `json:"address"`
@@ -42,30 +36,42 @@ type jsonSummary struct {
 	NoDeadline int `json:"no_deadline"`
 }
 
-// WriteJSON writes the report as one JSON document.
+// WriteJSON writes the report as one JSON document. Findings are encoded
+// and written one at a time, so a report of many findings is never built
+// as one big buffer.
 func WriteJSON(w io.Writer, rep Report) error {
-	out := jsonReport{
-		SchemaVersion: 1,
-		Format:        string(rep.Format),
-		Now:           rep.Now.UTC().Format(time.RFC3339),
-		WarnBefore:    rep.WarnBefore.String(),
-		Findings:      make([]jsonFinding, 0, len(rep.Findings)),
-		Summary: jsonSummary{
-			Checked: rep.Checked, Expired: rep.Expired, Expiring: rep.Expiring, OK: rep.OK, NoDeadline: rep.NoDeadline,
-		},
+	bw := bufio.NewWriter(w)
+	str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	summary, err := json.MarshalIndent(jsonSummary{
+		Checked: rep.Checked, Expired: rep.Expired, Expiring: rep.Expiring, OK: rep.OK, NoDeadline: rep.NoDeadline,
+	}, "  ", "  ")
+	if err != nil {
+		return err
 	}
-	for _, f := range rep.Findings {
-		out.Findings = append(out.Findings, jsonFinding{
+	fmt.Fprintf(bw, "{\n  \"schema_version\": 1,\n  \"input_format\": %s,\n  \"now\": %s,\n  \"warn_before\": %s,\n  \"summary\": %s,\n  \"findings\": [",
+		str(string(rep.Format)), str(rep.Now.UTC().Format(time.RFC3339)), str(rep.WarnBefore.String()), summary)
+	for i, f := range rep.Findings {
+		b, err := json.MarshalIndent(jsonFinding{
 			Address: f.Address, Type: f.Type, ID: f.ID, Platform: f.Platform, Status: f.Status,
 			ExpiresAt:   f.ExpiresAt.UTC().Format(time.RFC3339),
 			SecondsLeft: int64(f.ExpiresAt.Sub(rep.Now) / time.Second),
 			Rule:        f.Rule, Action: f.Action,
 			RetentionStatus: f.RetentionStatus, RecordedRetentionStatus: f.Recorded,
-		})
+		}, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(b)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if len(rep.Findings) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
 }
 
 // WriteTable writes the report for people: one row per finding, then a
