@@ -43,7 +43,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retent
 	fs := flag.NewFlagSet("drift", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
+		_, _ = fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
 	nowFlag := fs.String("now", "", "judge deadlines at this time (RFC 3339, e.g. 2026-05-01T12:00:00Z) instead of the current time")
@@ -97,7 +97,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retent
 		if err != nil {
 			return fail(stderr, "%v", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read-only: nothing to lose on close
 		in = f
 	}
 	rep, err := Detect(bufio.NewReaderSize(in, 256<<10), now, warn)
@@ -129,11 +129,11 @@ func openState(name string) (*os.File, error) {
 	}
 	st, err := f.Stat()
 	if err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("cannot read %s: %w", name, err)
 	}
 	if st.IsDir() {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("cannot read %s: it is a directory, want a state file", name)
 	}
 	return f, nil
@@ -158,6 +158,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func fail(stderr io.Writer, format string, a ...any) int {
-	fmt.Fprintf(stderr, "drift: "+format+"\n", a...)
+	_, _ = fmt.Fprintf(stderr, "drift: "+format+"\n", a...) // nowhere left to report a failed write
 	return ExitError
 }

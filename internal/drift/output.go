@@ -48,7 +48,7 @@ func WriteJSON(w io.Writer, rep Report) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "{\n  \"schema_version\": 1,\n  \"input_format\": %s,\n  \"now\": %s,\n  \"warn_before\": %s,\n  \"summary\": %s,\n  \"findings\": [",
+	_, _ = fmt.Fprintf(bw, "{\n  \"schema_version\": 1,\n  \"input_format\": %s,\n  \"now\": %s,\n  \"warn_before\": %s,\n  \"summary\": %s,\n  \"findings\": [",
 		str(string(rep.Format)), str(rep.Now.UTC().Format(time.RFC3339)), str(rep.WarnBefore.String()), summary)
 	for i, f := range rep.Findings {
 		b, err := json.MarshalIndent(jsonFinding{
@@ -61,16 +61,18 @@ func WriteJSON(w io.Writer, rep Report) error {
 		if err != nil {
 			return err
 		}
+		// bufio.Writer keeps its first error and Flush returns it, so the
+		// writes below are checked once, at the end.
 		if i > 0 {
-			bw.WriteByte(',')
+			_ = bw.WriteByte(',')
 		}
-		bw.WriteString("\n    ")
-		bw.Write(b)
+		_, _ = bw.WriteString("\n    ")
+		_, _ = bw.Write(b)
 	}
 	if len(rep.Findings) > 0 {
-		bw.WriteString("\n  ")
+		_, _ = bw.WriteString("\n  ")
 	}
-	bw.WriteString("]\n}\n")
+	_, _ = bw.WriteString("]\n}\n")
 	return bw.Flush()
 }
 
@@ -79,16 +81,19 @@ func WriteJSON(w io.Writer, rep Report) error {
 func WriteTable(w io.Writer, rep Report) error {
 	if len(rep.Findings) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "RETENTION\tADDRESS\tID\tPLATFORM\tSTATUS\tDEADLINE\tWHEN\tRULE\tACTION")
+		// tabwriter buffers rows; a write error surfaces at Flush.
+		_, _ = fmt.Fprintln(tw, "RETENTION\tADDRESS\tID\tPLATFORM\tSTATUS\tDEADLINE\tWHEN\tRULE\tACTION")
 		for _, f := range rep.Findings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 				f.RetentionStatus, cell(f.Address), cell(f.ID), cell(f.Platform), cell(f.Status),
 				f.ExpiresAt.UTC().Format(time.RFC3339), relative(f.ExpiresAt.Sub(rep.Now)), cell(f.Rule), cell(f.Action))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintln(w)
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
 	}
 	_, err := fmt.Fprintf(w, "%d expired, %d expiring within %s, of %d sandboxes and snapshots checked at %s (%d without a deadline)\n",
 		rep.Expired, rep.Expiring, rep.WarnBefore, rep.Checked, rep.Now.UTC().Format(time.RFC3339), rep.NoDeadline)
@@ -115,8 +120,8 @@ func relative(d time.Duration) string {
 		d = -d
 	}
 	d = d.Round(time.Minute)
-	days := d / (24 * time.Hour)
-	d -= days * 24 * time.Hour
+	days := int64(d / (24 * time.Hour))
+	d %= 24 * time.Hour
 	var s string
 	switch {
 	case days > 0 && d/time.Hour > 0:

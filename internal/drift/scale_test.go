@@ -49,7 +49,7 @@ func TestDrift100k(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	rep, err := Detect(f, driftTestNow, 72*time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func BenchmarkDrift100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		rep, err := Detect(f, driftTestNow, 72*time.Hour)
-		f.Close()
+		_ = f.Close()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -19,13 +19,17 @@ func ParseDuration(s string) (time.Duration, error) {
 	if t == "" {
 		return 0, fmt.Errorf("empty duration")
 	}
-	sign := time.Duration(1)
+	negative := false
 	body := t
 	if body[0] == '-' || body[0] == '+' {
-		if body[0] == '-' {
-			sign = -1
-		}
+		negative = body[0] == '-'
 		body = body[1:]
+	}
+	signed := func(d time.Duration) time.Duration {
+		if negative {
+			return -d
+		}
+		return d
 	}
 	var days time.Duration
 	if i := strings.IndexByte(body, 'd'); i >= 0 {
@@ -40,7 +44,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		days = time.Duration(n * float64(24*time.Hour))
 		body = body[i+1:]
 		if body == "" {
-			return sign * days, nil
+			return signed(days), nil
 		}
 	}
 	rest, err := time.ParseDuration(body)
@@ -50,7 +54,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	if rest < 0 {
 		return 0, fmt.Errorf("invalid duration %q: only one sign, at the start", s)
 	}
-	return sign * (days + rest), nil
+	return signed(days + rest), nil
 }
 
 // ParseOverrides parses the provider's `retention {}` overrides (rule key →

@@ -30,10 +30,11 @@ type Counts struct {
 func WriteV4(w io.Writer, n int, now time.Time) (Counts, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var c Counts
-	fmt.Fprintf(bw, `{"version":4,"terraform_version":"1.11.4","serial":%d,"lineage":"00000000-0000-4000-8000-000000000000","outputs":{"note":{"value":"synthetic","type":"string"}},"resources":[`, n)
+	// bufio.Writer keeps its first error and Flush returns it.
+	_, _ = fmt.Fprintf(bw, `{"version":4,"terraform_version":"1.11.4","serial":%d,"lineage":"00000000-0000-4000-8000-000000000000","outputs":{"note":{"value":"synthetic","type":"string"}},"resources":[`, n)
 	for i := range n {
 		if i > 0 {
-			bw.WriteByte(',')
+			_ = bw.WriteByte(',')
 		}
 		c.Resources++
 		mode, typ := "managed", "sbx_sandbox"
@@ -91,7 +92,7 @@ func WriteV4(w io.Writer, n int, now time.Time) (Counts, error) {
 		if typ == "sbx_snapshot" {
 			stateOrKind = `"kind":"filesystem","sandbox_id":"c0ffee","ttl":"720h"`
 		}
-		fmt.Fprintf(bw, `{%s"mode":%q,"type":%q,"name":"r%d","provider":"provider[\"registry.terraform.io/sbxhq/sbx\"]","instances":[{%s"schema_version":0,"attributes":{`+
+		_, _ = fmt.Fprintf(bw, `{%s"mode":%q,"type":%q,"name":"r%d","provider":"provider[\"registry.terraform.io/sbxhq/sbx\"]","instances":[{%s"schema_version":0,"attributes":{`+
 			`"id":"id-%08d","platform":"docker",%s,"expires_at":%s,"retention_rule":"paused_sandbox","retention_action":"delete","retention_status":%q,`+
 			`"created_at":"2026-01-01T00:00:00Z","labels":{"team":"t%d","purpose":"agent workspace","sbx.managed":"true"},`+
 			`"env":{"API_TOKEN":"redacted-but-long-enough-to-look-real-0123456789","HOME":"/home/agent"},`+
@@ -99,6 +100,6 @@ func WriteV4(w io.Writer, n int, now time.Time) (Counts, error) {
 			`"sensitive_attributes":[[{"type":"get_attr","value":"env"}]],"private":"eyJzY2hlbWFfdmVyc2lvbiI6IjAifQ==","dependencies":["sbx_template.base","sbx_volume.work"]}]}`,
 			module, mode, typ, i, index, i, stateOrKind, expires, status, i%13, i)
 	}
-	bw.WriteString(`],"check_results":null}` + "\n")
+	_, _ = bw.WriteString(`],"check_results":null}` + "\n")
 	return c, bw.Flush()
 }

@@ -31,10 +31,12 @@ func main() {
 			fmt.Fprintf(os.Stderr, "genstate: %v\n", err)
 			os.Exit(1)
 		}
-		defer f.Close()
 		w = f
 	}
 	c, err := stategen.WriteV4(w, *n, now)
+	if err == nil && w != os.Stdout {
+		err = w.Close()
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "genstate: %v\n", err)
 		os.Exit(1)
