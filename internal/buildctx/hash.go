@@ -56,7 +56,8 @@ func hashEntry(h hash.Hash, e entry) error {
 		if err != nil {
 			return fmt.Errorf("build context: %w", err)
 		}
-		defer f.Close()
+		// Opened read-only: a close error cannot lose data.
+		defer func() { _ = f.Close() }()
 		// Length-prefix the content, as writeField does, without holding
 		// the file in memory.
 		var n [8]byte

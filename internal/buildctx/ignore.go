@@ -37,7 +37,8 @@ func readIgnore(dir string) (ignoreRules, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build context %q: %w", dir, err)
 	}
-	defer f.Close()
+	// Opened read-only: a close error cannot lose data.
+	defer func() { _ = f.Close() }()
 	return parseIgnore(f.Name(), bufio.NewScanner(f))
 }
 

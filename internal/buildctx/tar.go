@@ -101,7 +101,8 @@ func tarEntry(tw *tar.Writer, e entry) error {
 	if err != nil {
 		return fmt.Errorf("build context: %w", err)
 	}
-	defer f.Close()
+	// Opened read-only: a close error cannot lose data.
+	defer func() { _ = f.Close() }()
 	// Copy exactly the size the header announced; a file that shrank or
 	// grew meanwhile would otherwise corrupt the archive.
 	if _, err := io.CopyN(tw, f, hdr.Size); err != nil {

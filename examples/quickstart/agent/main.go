@@ -120,17 +120,30 @@ func writeFiles(spec string) error {
 	return nil
 }
 
+// appendLog adds one "alive" line to the log at path. A failed write is
+// reported on stderr and the agent keeps running: the log is a heartbeat,
+// and the next tick tries again.
 func appendLog(path string) {
 	if path == "" {
 		return
 	}
+	if err := writeLogLine(path); err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+	}
+}
+
+func writeLogLine(path string) error {
+	// A failure here shows up as OpenFile's error just below.
 	_ = os.MkdirAll(filepath.Dir(path), 0o755)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "agent:", err)
-		return
+		return err
 	}
-	defer f.Close()
 	host, _ := os.Hostname()
-	fmt.Fprintf(f, "%s %s alive\n", time.Now().UTC().Format(time.RFC3339), host)
+	if _, err := fmt.Fprintf(f, "%s %s alive\n", time.Now().UTC().Format(time.RFC3339), host); err != nil {
+		_ = f.Close() // the write error is the one worth reporting
+		return err
+	}
+	// Close reports a write the file system deferred and then failed.
+	return f.Close()
 }
