@@ -62,7 +62,9 @@ func importImage(ctx context.Context, api *client.Client, layer io.Reader, ref s
 	if err != nil {
 		return "", err
 	}
-	defer rc.Close()
+	// All that matters is read from the stream below; closing it
+	// only frees the connection, so its error changes nothing.
+	defer func() { _ = rc.Close() }()
 	return readImportStream(rc)
 }
 

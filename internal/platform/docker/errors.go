@@ -3,7 +3,7 @@ package docker
 import (
 	"fmt"
 
-	"github.com/docker/docker/errdefs"
+	cerrdefs "github.com/containerd/errdefs"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -14,9 +14,9 @@ func wrapErr(kind, id string, err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errdefs.IsNotFound(err):
+	case cerrdefs.IsNotFound(err):
 		return &platform.NotFoundError{Kind: kind, ID: id}
-	case errdefs.IsConflict(err):
+	case cerrdefs.IsConflict(err):
 		return &platform.ConflictError{Kind: kind, ID: id, Reason: err.Error()}
 	default:
 		return fmt.Errorf("%s %q: %w", kind, id, err)

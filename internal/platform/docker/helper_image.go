@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 )
 
 // helperImageRef is the image helper containers are created from. It holds a
@@ -34,13 +34,13 @@ var helperImageMu sync.Mutex
 // (fixed timestamps), so its id is fixed too: processes that race to load it
 // all load the same image, and no duplicate is ever left behind.
 func ensureHelperImage(ctx context.Context, api *client.Client, ref string) (string, error) {
-	if id, err := inspectImageID(ctx, api, ref); err == nil || !errdefs.IsNotFound(err) {
+	if id, err := inspectImageID(ctx, api, ref); err == nil || !cerrdefs.IsNotFound(err) {
 		return id, err
 	}
 	helperImageMu.Lock()
 	defer helperImageMu.Unlock()
 	// Another caller in this process may have loaded it while we waited.
-	if id, err := inspectImageID(ctx, api, ref); err == nil || !errdefs.IsNotFound(err) {
+	if id, err := inspectImageID(ctx, api, ref); err == nil || !cerrdefs.IsNotFound(err) {
 		return id, err
 	}
 	return loadHelperImage(ctx, api, ref)
@@ -61,7 +61,9 @@ func loadHelperImage(ctx context.Context, api *client.Client, ref string) (strin
 	if err != nil {
 		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
 	}
-	defer resp.Body.Close()
+	// All that matters is read from the stream below; closing it
+	// only frees the connection, so its error changes nothing.
+	defer func() { _ = resp.Body.Close() }()
 	if _, err := readImportStream(resp.Body); err != nil {
 		return "", fmt.Errorf("creating the helper image %s: %w", ref, err)
 	}

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/mount"
-	"github.com/docker/docker/errdefs"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -67,7 +67,7 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 	}
 	created, err := s.api.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
 	if err != nil {
-		if errdefs.IsConflict(err) && spec.Name != "" {
+		if cerrdefs.IsConflict(err) && spec.Name != "" {
 			// Made meanwhile by a create racing this one (or a retried
 			// request that did reach the engine): take it up.
 			if id, ferr := s.findByName(ctx, name); ferr == nil && id != "" {

@@ -6,10 +6,10 @@ import (
 	"sort"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -164,9 +164,9 @@ func sandboxResources(cpuCount, memoryMB int64, templateLabels map[string]string
 func (s *sandboxes) Delete(ctx context.Context, id string) error {
 	err := s.api.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: false})
 	switch {
-	case err == nil, errdefs.IsNotFound(err):
+	case err == nil, cerrdefs.IsNotFound(err):
 		return nil
-	case errdefs.IsConflict(err):
+	case cerrdefs.IsConflict(err):
 		// Another removal is under way: done once it is gone.
 		return s.waitGone(ctx, id)
 	default:
@@ -177,7 +177,7 @@ func (s *sandboxes) Delete(ctx context.Context, id string) error {
 func (s *sandboxes) waitGone(ctx context.Context, id string) error {
 	for {
 		_, err := s.api.ContainerInspect(ctx, id)
-		if errdefs.IsNotFound(err) {
+		if cerrdefs.IsNotFound(err) {
 			return nil
 		}
 		select {

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
@@ -55,7 +55,9 @@ func snapshotTestAgentImage(t *testing.T, api *client.Client) string {
 	if err != nil {
 		t.Fatalf("building the agent image: %v", err)
 	}
-	defer resp.Body.Close()
+	// All that matters is read from the stream below; closing it
+	// only frees the connection, so its error changes nothing.
+	defer func() { _ = resp.Body.Close() }()
 	if err := snapshotTestBuildErr(resp.Body); err != nil {
 		t.Fatalf("building the agent image: %v", err)
 	}
@@ -105,12 +107,14 @@ func snapshotTestContainer(t *testing.T, api *client.Client, img string, labels 
 func snapshotTestReadFile(t *testing.T, api *client.Client, id, path string) (string, bool) {
 	t.Helper()
 	rc, _, err := api.CopyFromContainer(context.Background(), id, path)
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return "", false
 	} else if err != nil {
 		t.Fatalf("reading %s from %s: %v", path, id, err)
 	}
-	defer rc.Close()
+	// An archive stream from the engine: a failed read or write shows
+	// up where it is used, and closing it only frees the connection.
+	defer func() { _ = rc.Close() }()
 	files, err := helperTestReadTar(rc, "")
 	if err != nil {
 		t.Fatal(err)

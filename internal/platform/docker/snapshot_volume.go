@@ -30,7 +30,9 @@ func snapshotVolume(ctx context.Context, api *client.Client, spec platform.Snaps
 		if err != nil {
 			return fmt.Errorf("reading volume %q: %w", spec.VolumeID, err)
 		}
-		defer rc.Close()
+		// An archive stream from the engine: a failed read or write shows
+		// up where it is used, and closing it only frees the connection.
+		defer func() { _ = rc.Close() }()
 		// The archive's entries are vol/…, so the image holds them at /vol.
 		id, err = importImage(ctx, api, rc, ref, changes)
 		return err
@@ -101,7 +103,9 @@ func restoreVolumeSnapshot(ctx context.Context, api *client.Client, snapshotID, 
 		if err != nil {
 			return fmt.Errorf("reading snapshot %s: %w", snapshotID, err)
 		}
-		defer rc.Close()
+		// An archive stream from the engine: a failed read or write shows
+		// up where it is used, and closing it only frees the connection.
+		defer func() { _ = rc.Close() }()
 		mounts := []mount.Mount{helperMount(volumeName, volumeMountDir, false)}
 		return withHelperContainer(ctx, api, helperImageRef, volumeName, mounts, func(target string) error {
 			// Entries are vol/…; extracted at /mnt they land in the volume.

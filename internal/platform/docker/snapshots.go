@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -117,7 +117,7 @@ func sortSnapshots(list []platform.Snapshot) {
 // Delete returns a ConflictError naming them.
 func (s *snapshots) Delete(ctx context.Context, id string) error {
 	img, err := s.api.ImageInspect(ctx, id)
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return wrapErr("snapshot", id, err)
@@ -127,9 +127,9 @@ func (s *snapshots) Delete(ctx context.Context, id string) error {
 	}
 	_, err = s.api.ImageRemove(ctx, img.ID, image.RemoveOptions{Force: false, PruneChildren: true})
 	switch {
-	case err == nil, errdefs.IsNotFound(err):
+	case err == nil, cerrdefs.IsNotFound(err):
 		return nil
-	case errdefs.IsConflict(err):
+	case cerrdefs.IsConflict(err):
 		if reason := s.inUseReason(ctx, img.ID); reason != "" {
 			return &platform.ConflictError{Kind: "snapshot", ID: id, Reason: reason}
 		}

@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
@@ -29,7 +29,8 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 	if err != nil {
 		return "", fmt.Errorf("template %q: %w", name, err)
 	}
-	defer tarball.Close()
+	// Closing the context's pipe only stops its writer; it never fails.
+	defer func() { _ = tarball.Close() }()
 	resp, err := api.ImageBuild(ctx, tarball, build.ImageBuildOptions{
 		Tags:        []string{ref},
 		Dockerfile:  buildctx.DockerfileName,
@@ -41,7 +42,9 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 	if err != nil {
 		return "", fmt.Errorf("building template %q: %w", name, err)
 	}
-	defer resp.Body.Close()
+	// All that matters is read from the stream below; closing it
+	// only frees the connection, so its error changes nothing.
+	defer func() { _ = resp.Body.Close() }()
 
 	var log buildLog
 	readErr := log.read(resp.Body, func(line string) {
@@ -99,7 +102,7 @@ func withLabelInstruction(dockerfile string, labels map[string]string) (string, 
 // the error says so plainly.
 func localImage(ctx context.Context, api *client.Client, name, ref string) (image.InspectResponse, error) {
 	img, err := api.ImageInspect(ctx, ref)
-	if err == nil || !errdefs.IsNotFound(err) {
+	if err == nil || !cerrdefs.IsNotFound(err) {
 		return img, err
 	}
 	pullErr := pullImage(ctx, api, ref)
@@ -119,7 +122,9 @@ func pullImage(ctx context.Context, api *client.Client, ref string) error {
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
+	// All that matters is read from the stream below; closing it
+	// only frees the connection, so its error changes nothing.
+	defer func() { _ = rc.Close() }()
 	// A pull reports failure inside its stream, not as a status code.
 	dec := json.NewDecoder(rc)
 	for {

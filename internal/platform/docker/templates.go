@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -159,7 +159,7 @@ func (s *templates) List(ctx context.Context, filter platform.TemplateFilter) ([
 // one) is a conflict: forcing would delete an image a sandbox depends on.
 func (s *templates) Delete(ctx context.Context, id string) error {
 	img, err := s.api.ImageInspect(ctx, id)
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
@@ -167,9 +167,9 @@ func (s *templates) Delete(ctx context.Context, id string) error {
 	}
 	_, err = s.api.ImageRemove(ctx, id, image.RemoveOptions{PruneChildren: pruneBuildParents(imageLabels(img))})
 	switch {
-	case err == nil, errdefs.IsNotFound(err):
+	case err == nil, cerrdefs.IsNotFound(err):
 		return nil
-	case errdefs.IsConflict(err):
+	case cerrdefs.IsConflict(err):
 		return &platform.ConflictError{Kind: kindTemplate, ID: id,
 			Reason: "still in use; delete the sandboxes made from it first (" + err.Error() + ")"}
 	default:

@@ -244,7 +244,7 @@ func TestTemplateAdopt(t *testing.T) {
 	if err := srcLog.read(resp.Body, func(string) {}); err != nil || srcLog.err("src") != nil {
 		t.Fatalf("building the source image: %v %v", err, srcLog.err("src"))
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close() // read to its end above; closing only frees the connection
 	t.Cleanup(func() {
 		_, _ = p.api.ImageRemove(context.Background(), src, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
@@ -271,8 +271,16 @@ func TestTemplateAdopt(t *testing.T) {
 	if img.Config.Labels[labelStartCmd] != "/agent" || img.Config.Labels[labelCPUCount] != "1" {
 		t.Errorf("adopted image labels %v lack the template settings", img.Config.Labels)
 	}
-	if img.Parent != srcImg.ID {
-		t.Errorf("adopted image's parent is %s, want the source %s directly (no intermediate images)", img.Parent, srcImg.ID)
+	// The image list reports the parent; ImageInspect's Parent is deprecated.
+	listed, err := p.api.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("reference", tmpl.ID))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != 1 || listed[0].ID != img.ID {
+		t.Fatalf("listing %s gave %+v, want only image %s", tmpl.ID, listed, img.ID)
+	}
+	if listed[0].ParentID != srcImg.ID {
+		t.Errorf("adopted image's parent is %s, want the source %s directly (no intermediate images)", listed[0].ParentID, srcImg.ID)
 	}
 	if len(img.RootFS.Layers) != len(srcImg.RootFS.Layers) || img.RootFS.Layers[0] != srcImg.RootFS.Layers[0] {
 		t.Errorf("adopted image layers %v differ from the source's %v", img.RootFS.Layers, srcImg.RootFS.Layers)

@@ -144,7 +144,9 @@ func copyVolume(ctx context.Context, api *client.Client, src, dst string) error 
 		if err != nil {
 			return fmt.Errorf("reading volume %q: %w", src, err)
 		}
-		defer rc.Close()
+		// An archive stream from the engine: a failed read or write shows
+		// up where it is used, and closing it only frees the connection.
+		defer func() { _ = rc.Close() }()
 		// Entries come as vol/...; extracting at dstParent puts them in dst.
 		if err := api.CopyToContainer(ctx, id, dstParent, rc, container.CopyToContainerOptions{}); err != nil {
 			return fmt.Errorf("writing volume %q: %w", dst, err)

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -38,7 +38,7 @@ func (s *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	}
 	if existing, err := s.api.VolumeInspect(ctx, spec.Name); err == nil {
 		return s.foundAgain(ctx, existing, spec)
-	} else if !errdefs.IsNotFound(err) {
+	} else if !cerrdefs.IsNotFound(err) {
 		return nil, wrapErr("volume", spec.Name, err)
 	}
 	if spec.FromSnapshotID != "" {
@@ -85,7 +85,7 @@ func (s *volumes) foundAgain(ctx context.Context, v volume.Volume, spec platform
 func (s *volumes) removeHalfMade(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), helperCleanupTimeout)
 	defer cancel()
-	if err := s.api.VolumeRemove(ctx, name, false); err != nil && !errdefs.IsNotFound(err) {
+	if err := s.api.VolumeRemove(ctx, name, false); err != nil && !cerrdefs.IsNotFound(err) {
 		return err
 	}
 	return nil
@@ -141,9 +141,9 @@ func (s *volumes) Resize(ctx context.Context, id string, sizeGB int64) (*platfor
 func (s *volumes) Delete(ctx context.Context, id string) error {
 	err := s.api.VolumeRemove(ctx, id, false)
 	switch {
-	case err == nil, errdefs.IsNotFound(err):
+	case err == nil, cerrdefs.IsNotFound(err):
 		return nil
-	case errdefs.IsConflict(err):
+	case cerrdefs.IsConflict(err):
 		users, listErr := volumeMounters(ctx, s.api, id, true)
 		if listErr != nil || len(users) == 0 {
 			return wrapErr("volume", id, err)
