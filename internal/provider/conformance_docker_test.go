@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -126,7 +126,7 @@ func (o *conformanceDockerOOB) Delete(t *testing.T, kind, id string) {
 	default:
 		t.Fatalf("unknown kind %q", kind)
 	}
-	if err != nil && !errdefs.IsNotFound(err) {
+	if err != nil && !cerrdefs.IsNotFound(err) {
 		t.Fatalf("docker: deleting %s %s: %v", kind, id, err)
 	}
 }
@@ -145,7 +145,7 @@ func (o *conformanceDockerOOB) Exists(t *testing.T, kind, id string) bool {
 	default:
 		t.Fatalf("unknown kind %q", kind)
 	}
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return false
 	}
 	if err != nil {
@@ -179,13 +179,15 @@ func (o *conformanceDockerOOB) ReadVolumeFile(t *testing.T, volumeID, p string) 
 func conformanceDockerCopyOut(t *testing.T, api *client.Client, containerID, p string) (string, bool) {
 	t.Helper()
 	rc, _, err := api.CopyFromContainer(context.Background(), containerID, p)
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return "", false
 	}
 	if err != nil {
 		t.Fatalf("docker cp %s:%s: %v", containerID, p, err)
 	}
-	defer rc.Close()
+	// An archive stream from the engine: a failed read shows up below,
+	// and closing it only frees the connection.
+	defer func() { _ = rc.Close() }()
 	tr := tar.NewReader(rc)
 	hdr, err := tr.Next()
 	if errors.Is(err, io.EOF) {

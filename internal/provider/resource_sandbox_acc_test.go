@@ -121,7 +121,7 @@ func sandboxAccReadFile(ctx context.Context, api *client.Client, id, path string
 			continue
 		}
 		content, err := sandboxAccFirstTarFile(rc)
-		rc.Close()
+		_ = rc.Close() // read above; closing only frees the connection
 		if err != nil {
 			lastErr = err
 			continue

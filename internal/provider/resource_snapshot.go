@@ -66,7 +66,6 @@ var (
 	pathSnapshotVolumeID      = path.Root("volume_id")
 	pathSnapshotIncludeMemory = path.Root("include_memory")
 	pathSnapshotTTL           = path.Root("ttl")
-	pathSnapshotKind          = path.Root("kind")
 )
 
 func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

@@ -243,7 +243,7 @@ func TestAccSnapshot_validation(t *testing.T) {
 
 // snapshotTestConfigBase is the agent template every snapshot test starts from.
 func snapshotTestConfigBase(t *testing.T, name string) string {
-	dir := templateTestContext(t, "v1")
+	dir := templateTestContext(t)
 	return fmt.Sprintf(`
 resource "sbx_template" "agent" {
   name        = %[1]q

@@ -135,7 +135,9 @@ func TestSnapshotApplySnapshot(t *testing.T) {
 					m.CreatedAt.ValueString() != "2026-01-02T03:04:05Z" || !m.ExpiresAt.IsNull() {
 					t.Fatalf("model = %+v", m)
 				}
-				if got := m.Labels.Elements(); len(got) != 1 || got["team"].(types.String).ValueString() != "x" {
+				got := m.Labels.Elements()
+				team, isString := got["team"].(types.String)
+				if len(got) != 1 || !isString || team.ValueString() != "x" {
 					t.Fatalf("labels = %v, want only the user's", m.Labels)
 				}
 			},

@@ -65,7 +65,6 @@ type templateModel struct {
 }
 
 var (
-	pathTemplateName        = path.Root("name")
 	pathTemplateDockerfile  = path.Root("dockerfile")
 	pathTemplateImage       = path.Root("image")
 	pathTemplateContextDir  = path.Root("context_dir")
@@ -76,9 +75,6 @@ var (
 	pathTemplateDiskMB      = path.Root("disk_mb")
 	pathTemplateLabels      = path.Root("labels")
 	pathTemplateContextHash = path.Root("context_hash")
-	pathTemplateBuildID     = path.Root("build_id")
-	pathTemplateStatus      = path.Root("status")
-	pathTemplateCreatedAt   = path.Root("created_at")
 )
 
 func (r *templateResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

@@ -171,7 +171,7 @@ func templateCheckCapabilities(platformName string, caps platform.Capabilities, 
 	}
 	// A template's disk size is the default disk of the sandboxes made from
 	// it, so it needs both sized templates and sized sandbox disks.
-	if isSet(m.DiskMB) && !(caps.TemplateResources && caps.SandboxDiskSize) {
+	if isSet(m.DiskMB) && (!caps.TemplateResources || !caps.SandboxDiskSize) {
 		addUnsupportedError(diags, pathTemplateDiskMB, templateValueString(m.DiskMB), platformName,
 			"sandbox disks cannot be sized here; remove `disk_mb`")
 	}

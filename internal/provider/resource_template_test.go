@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -38,7 +38,7 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 	cli := sbxacctest.DockerClient(t)
 	name := acctest.RandomWithPrefix("tf-acc-tpl")
 	id := "sbx/" + name + ":latest"
-	dir := templateTestContext(t, "v1")
+	dir := templateTestContext(t)
 	var firstBuild string
 
 	resource.Test(t, resource.TestCase{
@@ -201,7 +201,7 @@ func TestAccTemplate_disappears(t *testing.T) {
 	cli := sbxacctest.DockerClient(t)
 	name := acctest.RandomWithPrefix("tf-acc-tpl")
 	id := "sbx/" + name + ":latest"
-	dir := templateTestContext(t, "v1")
+	dir := templateTestContext(t)
 	config := templateTestConfigBuild(name, dir, "")
 
 	resource.Test(t, resource.TestCase{
@@ -231,7 +231,7 @@ func TestAccTemplate_disappears(t *testing.T) {
 func TestAccTemplate_failingBuild(t *testing.T) {
 	cli := sbxacctest.DockerClient(t)
 	name := acctest.RandomWithPrefix("tf-acc-tpl")
-	dir := templateTestContext(t, "v1")
+	dir := templateTestContext(t)
 	templateTestWrite(t, dir, "Dockerfile", sbxacctest.AgentDockerfile+"RUN [\"/nonexistent\"]\n")
 
 	resource.Test(t, resource.TestCase{
@@ -248,7 +248,7 @@ func TestAccTemplate_failingBuild(t *testing.T) {
 }
 
 func TestAccTemplate_validation(t *testing.T) {
-	dir := templateTestContext(t, "v1")
+	dir := templateTestContext(t)
 	missing := filepath.Join(dir, "no-such-dir")
 	plain := filepath.Join(dir, "version.txt")
 	cases := []struct {
@@ -310,8 +310,9 @@ resource "sbx_template" "test" {
 }
 
 // templateTestContext copies the agent build context into a directory the
-// test may change, with a Dockerfile that also copies version.txt.
-func templateTestContext(t *testing.T, version string) string {
+// test may change, with a Dockerfile that also copies version.txt, which
+// starts out holding "v1".
+func templateTestContext(t *testing.T) string {
 	t.Helper()
 	src := sbxacctest.AgentContextDir(t)
 	dir := t.TempDir()
@@ -323,7 +324,7 @@ func templateTestContext(t *testing.T, version string) string {
 		t.Fatal(err)
 	}
 	templateTestWrite(t, dir, "Dockerfile", templateTestDockerfile)
-	templateTestWrite(t, dir, "version.txt", version)
+	templateTestWrite(t, dir, "version.txt", "v1")
 	return dir
 }
 
@@ -338,7 +339,7 @@ func templateTestWrite(t *testing.T, dir, file, content string) {
 // to adopt, and removes it when the test ends.
 func templateTestBuildSourceImage(t *testing.T, cli *client.Client, ref string) string {
 	t.Helper()
-	dir := templateTestContext(t, "v1")
+	dir := templateTestContext(t)
 	templateTestWrite(t, dir, "hello.txt", "from the source image")
 	df := sbxacctest.AgentDockerfile + "COPY hello.txt /hello.txt\n"
 	ctx := context.Background()
@@ -346,7 +347,8 @@ func templateTestBuildSourceImage(t *testing.T, cli *client.Client, ref string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tarball.Close()
+	// Closing the context's pipe only stops its writer; it never fails.
+	defer func() { _ = tarball.Close() }()
 	resp, err := cli.ImageBuild(ctx, tarball, build.ImageBuildOptions{
 		Tags: []string{ref}, Dockerfile: buildctx.DockerfileName, Remove: true, ForceRemove: true, Version: build.BuilderV1,
 	})
@@ -354,7 +356,7 @@ func templateTestBuildSourceImage(t *testing.T, cli *client.Client, ref string) 
 		t.Fatalf("building %s: %v", ref, err)
 	}
 	out, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close() // read to its end above; closing only frees the connection
 	if _, err := cli.ImageInspect(ctx, ref); err != nil {
 		t.Fatalf("building %s: %v\n%s", ref, err, out)
 	}
@@ -393,7 +395,9 @@ func templateTestCopyOut(cli *client.Client, containerID, file string) (string, 
 	if err != nil {
 		return "", fmt.Errorf("reading %s from container %s: %w", file, containerID, err)
 	}
-	defer rc.Close()
+	// An archive stream from the engine: a failed read shows up below,
+	// and closing it only frees the connection.
+	defer func() { _ = rc.Close() }()
 	tr := tar.NewReader(rc)
 	if _, err := tr.Next(); err != nil {
 		return "", fmt.Errorf("reading %s from container %s: %w", file, containerID, err)
@@ -411,7 +415,7 @@ func templateTestCaptureAttr(addr, attr string, dst *string) resource.TestCheckF
 func templateTestCheckDestroy(cli *client.Client, name string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		ctx := context.Background()
-		if _, err := cli.ImageInspect(ctx, "sbx/"+name+":latest"); !errdefs.IsNotFound(err) {
+		if _, err := cli.ImageInspect(ctx, "sbx/"+name+":latest"); !cerrdefs.IsNotFound(err) {
 			return fmt.Errorf("template image sbx/%s:latest still exists (err=%v)", name, err)
 		}
 		list, err := cli.ImageList(ctx, image.ListOptions{All: true,
