@@ -1,5 +1,7 @@
 package platform
 
+import "time"
+
 // Capabilities is one platform's row of the capability matrix: what it can
 // do, and the limits it enforces. Resources check requests against it at plan
 // time, so a setting a platform cannot honour is an error, never a no-op.
@@ -14,6 +16,17 @@ type Capabilities struct {
 	SandboxDiskSize      bool  // disk_mb accepted
 	MinMemoryMB          int64 // smallest memory_mb accepted
 	MaxCPUCount          int64 // largest cpu_count accepted; 0 = no limit known
+
+	// Sandbox lifecycle: which deadlines a user may set, their limits, and
+	// whether the platform acts on them itself.
+	EnforcesDeadlines bool              // false: deadlines are tracked by the provider only (Docker)
+	OnTimeoutActions  []OnTimeoutAction // accepted on_timeout values; empty: timeout not supported
+	MaxTimeout        time.Duration     // longest timeout accepted; 0 = no limit
+	LifecycleMutable  bool              // timeout & co. change in place (else: replace)
+	IdleTimeout       bool              // idle_timeout accepted
+	AutoArchive       bool              // auto_archive_after accepted
+	MaxAutoArchive    time.Duration     // 0 = no limit
+	AutoDelete        bool              // auto_delete_after accepted
 
 	// Templates
 	TemplateFromDockerfile bool // dockerfile + context_dir

@@ -60,6 +60,9 @@ type SandboxService interface {
 	List(ctx context.Context, filter SandboxFilter) ([]Sandbox, error)
 	// SetState moves a sandbox to running, paused or stopped in place.
 	SetState(ctx context.Context, id string, state SandboxState) (*Sandbox, error)
+	// SetLifecycle changes a box's timeout and related deadlines in place.
+	// Only called for settings Capabilities() says can change in place.
+	SetLifecycle(ctx context.Context, id string, lc Lifecycle) (*Sandbox, error)
 	// Resize changes CPU and memory in place. Only called when
 	// Capabilities().SandboxResizeInPlace is true. Zero means "platform default".
 	Resize(ctx context.Context, id string, cpuCount, memoryMB int64) (*Sandbox, error)

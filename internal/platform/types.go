@@ -55,6 +55,10 @@ type Template struct {
 	BuildID   string
 	Status    string
 	Image     string
+	StartCmd  string
+	ReadyCmd  string
+	CPUCount  int64
+	MemoryMB  int64
 	CreatedAt time.Time
 	Labels    map[string]string
 }
@@ -117,7 +121,35 @@ type SandboxSpec struct {
 	MemoryMB       int64
 	DiskMB         int64
 	VolumeMounts   []VolumeMount
+	Lifecycle      Lifecycle
 }
+
+// Lifecycle holds the deadlines a user sets on a sandbox. Zero values mean
+// "not set": the platform's own default applies (see Capabilities). A
+// platform that enforces nothing (Docker) keeps them only so the provider can
+// track the deadlines they imply.
+type Lifecycle struct {
+	// Timeout is how long the box may run before OnTimeout happens.
+	Timeout time.Duration
+	// OnTimeout is what happens at the timeout: kill, pause or stop.
+	OnTimeout OnTimeoutAction
+	// IdleTimeout is how long the box may sit idle before it is stopped.
+	IdleTimeout time.Duration
+	// AutoArchiveAfter is how long a stopped box stays stopped before it is archived.
+	AutoArchiveAfter time.Duration
+	// AutoDeleteAfter is how long a stopped box stays stopped before it is deleted.
+	AutoDeleteAfter time.Duration
+}
+
+// OnTimeoutAction is what a platform does to a sandbox whose timeout ran out.
+type OnTimeoutAction string
+
+// The actions a user can choose for on_timeout.
+const (
+	OnTimeoutKill  OnTimeoutAction = "kill"
+	OnTimeoutPause OnTimeoutAction = "pause"
+	OnTimeoutStop  OnTimeoutAction = "stop"
+)
 
 // Sandbox is a sandbox as the platform reports it.
 type Sandbox struct {
@@ -132,8 +164,15 @@ type Sandbox struct {
 	CPUCount       int64
 	MemoryMB       int64
 	VolumeMounts   []VolumeMount
-	CreatedAt      time.Time
-	StartedAt      time.Time
+	// Env is the environment the sandbox was given, where the platform can
+	// tell it apart from the image's own; nil where it cannot.
+	Env       map[string]string
+	Lifecycle Lifecycle
+	CreatedAt time.Time
+	StartedAt time.Time
+	// StatusSince is when the box entered its current status, where the
+	// platform reports it (zero otherwise).
+	StatusSince time.Time
 	// ExpiresAt is when the platform itself will act on the box; zero when it never will.
 	ExpiresAt time.Time
 }

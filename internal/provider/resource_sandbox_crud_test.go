@@ -51,6 +51,9 @@ func (f *sandboxFakeBoxes) List(context.Context, platform.SandboxFilter) ([]plat
 func (f *sandboxFakeBoxes) SetState(context.Context, string, platform.SandboxState) (*platform.Sandbox, error) {
 	return f.box, f.err
 }
+func (f *sandboxFakeBoxes) SetLifecycle(context.Context, string, platform.Lifecycle) (*platform.Sandbox, error) {
+	return f.box, f.err
+}
 func (f *sandboxFakeBoxes) Resize(context.Context, string, int64, int64) (*platform.Sandbox, error) {
 	return f.box, f.err
 }

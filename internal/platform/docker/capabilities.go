@@ -13,6 +13,15 @@ var capabilities = platform.Capabilities{
 	SandboxDiskSize:      false,
 	MinMemoryMB:          6, // the engine's own floor for --memory
 
+	// Docker acts on no deadline: timeout & co. are tracked by the provider
+	// (expires_at, retention_status, plan warnings, drift), not enforced.
+	EnforcesDeadlines: false,
+	OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause, platform.OnTimeoutStop},
+	LifecycleMutable:  true,
+	IdleTimeout:       true,
+	AutoArchive:       false, // Docker has no archived state
+	AutoDelete:        true,
+
 	TemplateFromDockerfile: true,
 	TemplateFromImage:      true,
 	TemplateRebuildInPlace: true, // the tag (template id) moves to the new image

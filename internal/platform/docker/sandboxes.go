@@ -187,3 +187,10 @@ func (s *sandboxes) waitGone(ctx context.Context, id string) error {
 		}
 	}
 }
+
+// SetLifecycle records new deadlines. The engine enforces none of them
+// (Capabilities.EnforcesDeadlines is false): the provider tracks them in
+// state, so there is nothing to change on the container.
+func (s *sandboxes) SetLifecycle(ctx context.Context, id string, _ platform.Lifecycle) (*platform.Sandbox, error) {
+	return s.Get(ctx, id)
+}
