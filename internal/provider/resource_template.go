@@ -94,8 +94,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"no `dockerfile`, `context_dir` or `context_hash` in state, and the first plan after the import shows an " +
 			"in-place rebuild from the configured Dockerfile (the id stays the same). Plans after that apply are empty. " +
 			"An imported *adopted* template (`image`) plans empty at once. `start_cmd`, `ready_cmd`, `cpu_count` " +
-			"and `memory_mb` are not read back from the platform: after an import they are null in state, so " +
-			"setting them in the configuration also plans a rebuild.",
+			"and `memory_mb` are read back where the platform records them (Docker keeps them on the image).",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("template"),
 			"name": schema.StringAttribute{
@@ -334,8 +333,9 @@ func (m *templateModel) applyBuild(t *platform.Template) {
 }
 
 // applyRead refreshes what the platform knows. The build inputs (dockerfile,
-// context_dir, context_hash, sizes) are not stored on the platform and keep
-// their state values; name fills in after an import.
+// context_dir, context_hash) are not stored on the platform and keep their
+// state values; name, commands and sizes fill in after an import where the
+// platform reports them (an empty or zero value means it does not).
 func (m *templateModel) applyRead(t *platform.Template) {
 	m.ID = types.StringValue(t.ID)
 	if t.Name != "" {
@@ -344,6 +344,18 @@ func (m *templateModel) applyRead(t *platform.Template) {
 	if t.Image != "" {
 		// An adopted template remembers its source image; a built one has none.
 		m.Image = types.StringValue(t.Image)
+	}
+	if t.StartCmd != "" {
+		m.StartCmd = types.StringValue(t.StartCmd)
+	}
+	if t.ReadyCmd != "" {
+		m.ReadyCmd = types.StringValue(t.ReadyCmd)
+	}
+	if t.CPUCount > 0 {
+		m.CPUCount = types.Int64Value(t.CPUCount)
+	}
+	if t.MemoryMB > 0 {
+		m.MemoryMB = types.Int64Value(t.MemoryMB)
 	}
 	m.BuildID = types.StringValue(t.BuildID)
 	m.Status = types.StringValue(t.Status)

@@ -103,7 +103,7 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 				ResourceName:            templateTestAddr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash", "cpu_count", "memory_mb"},
+				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash"},
 			},
 			{
 				// As documented: importing a built template with an import {}
@@ -157,8 +157,6 @@ resource "sbx_template" "test" {
 				ResourceName:      templateTestAddr,
 				ImportState:       true,
 				ImportStateVerify: true,
-				// ready_cmd is not read back from the platform.
-				ImportStateVerifyIgnore: []string{"ready_cmd"},
 			},
 		},
 	})

@@ -247,12 +247,16 @@ func templateFromImage(id, imageID, created string, labels map[string]string) *p
 		name, _ = templateNameFromID(id)
 	}
 	t := &platform.Template{
-		ID:      id,
-		Name:    name,
-		BuildID: imageID,
-		Status:  templateStatusReady,
-		Image:   labels[labelSourceImage],
-		Labels:  userLabelsOf(labels),
+		ID:       id,
+		Name:     name,
+		BuildID:  imageID,
+		Status:   templateStatusReady,
+		Image:    labels[labelSourceImage],
+		StartCmd: labels[labelStartCmd],
+		ReadyCmd: labels[labelReadyCmd],
+		CPUCount: labelInt(labels, labelCPUCount),
+		MemoryMB: labelInt(labels, labelMemoryMB),
+		Labels:   userLabelsOf(labels),
 	}
 	if ts, err := time.Parse(time.RFC3339Nano, created); err == nil {
 		t.CreatedAt = ts
