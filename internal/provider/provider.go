@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 var _ provider.Provider = (*sbxProvider)(nil)
@@ -21,16 +22,24 @@ var _ provider.Provider = (*sbxProvider)(nil)
 // sbxProvider is the sbx provider.
 type sbxProvider struct {
 	version string
+	clock   retention.Clock // judges retention deadlines; tests inject a FakeClock
 }
 
 // New returns a constructor for the provider, as providerserver.Serve wants.
 func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &sbxProvider{version: version} }
+	return NewWithClock(version, retention.SystemClock{})
+}
+
+// NewWithClock is New with the clock retention deadlines are judged
+// against, so tests move time instead of sleeping.
+func NewWithClock(version string, clock retention.Clock) func() provider.Provider {
+	return func() provider.Provider { return &sbxProvider{version: version, clock: clock} }
 }
 
 // providerModel is the provider block.
 type providerModel struct {
-	Docker *dockerBlockModel `tfsdk:"docker"`
+	Docker    *dockerBlockModel `tfsdk:"docker"`
+	Retention types.Object      `tfsdk:"retention"`
 }
 
 // dockerBlockModel is the docker {} block.
@@ -60,6 +69,7 @@ func (p *sbxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					},
 				},
 			},
+			"retention": retentionBlock(),
 		},
 	}
 }
@@ -90,7 +100,12 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			"\n\nStart the Docker engine, or point the provider at one with docker { host = ... } or DOCKER_HOST.")
 		return
 	}
-	data := &providerData{platform: plat}
+	ret, diags := retentionFromConfig(cfg.Retention, p.clock)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data := &providerData{platform: plat, retention: ret}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -13,7 +13,8 @@ var pathDockerHost = path.Root("docker").AtName("host")
 
 // providerData is what Configure hands to every resource and data source.
 type providerData struct {
-	platform platform.Platform
+	platform  platform.Platform
+	retention retentionSettings
 }
 
 // platformFrom extracts the configured platform from ProviderData. It
