@@ -50,7 +50,8 @@ const privateKeyImporting = "importing"
 
 // sandboxResource is sbx_sandbox: one box on the configured platform.
 type sandboxResource struct {
-	platform platform.Platform
+	platform  platform.Platform
+	retention retentionSettings
 }
 
 // NewSandboxResource returns the sbx_sandbox resource.
@@ -61,7 +62,19 @@ func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataReque
 }
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+	resp.Schema = sandboxBaseSchema(ctx)
+	for name, a := range sandboxLifecycleAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
+	for name, a := range retentionComputedAttributes("sandbox") {
+		resp.Schema.Attributes[name] = a
+	}
+	resp.Schema.Attributes["status_since"] = sandboxStatusSinceAttribute()
+}
+
+// sandboxBaseSchema is sbx_sandbox without its lifecycle and retention attributes.
+func sandboxBaseSchema(ctx context.Context) schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in: a container on Docker, a sandbox on E2B, " +
 			"Daytona or Modal, a machine on Fly.io. It starts from a template (`template_id`) or from a snapshot " +
 			"(`from_snapshot_id`). Its `state` is managed in place: pausing, stopping and starting it again never " +
@@ -131,9 +144,10 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 			"env": schema.MapAttribute{
 				MarkdownDescription: "Environment variables for the sandbox's processes. Sensitive: values never appear " +
-					"in plans, logs or error messages. The provider does not read them back from the platform (Docker " +
-					"mixes the image's own variables in), so a change made outside Terraform is not detected. Changing " +
-					"them replaces the sandbox unless the platform can change them in place.",
+					"in plans, logs or error messages. They are read back from the platform only on import (Docker: the " +
+					"container's variables that differ from its image's), so an imported box whose `env` matches plans no " +
+					"change; a change made outside Terraform later is not detected. Changing them replaces the sandbox " +
+					"unless the platform can change them in place.",
 				ElementType: types.StringType,
 				Optional:    true,
 				Sensitive:   true,
@@ -194,6 +208,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 
 func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	r.retention = retentionFrom(req.ProviderData)
 }
 
 func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
@@ -221,7 +236,9 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if sb != nil {
 		// Save the box even when the create failed half-way: Terraform then
 		// marks it tainted and replaces it, instead of leaving an orphan.
-		resp.Diagnostics.Append(resp.State.Set(ctx, sandboxSettle(plan, sb))...)
+		out := sandboxSettle(plan, sb)
+		sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
+		resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
 	}
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "create", "sandbox", spec.Name, err)
@@ -239,7 +256,8 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	sb, err := r.platform.Sandboxes().Get(ctx, state.ID.ValueString())
 	if platform.IsNotFound(err) {
-		addGoneWarning(&resp.Diagnostics, "sandbox", state.ID.ValueString())
+		addGoneOrExpiredWarning(&resp.Diagnostics, "sandbox", state.ID.ValueString(), r.platform.Name(),
+			sandboxRetentionOf(state), r.retention.now())
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -247,7 +265,9 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addPlatformError(&resp.Diagnostics, "read", "sandbox", state.ID.ValueString(), err)
 		return
 	}
+	prevStatus, prevSince := state.Status, state.StatusSince
 	sandboxRefresh(&state, sb, len(importing) > 0)
+	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	if len(importing) > 0 {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, nil)...)
@@ -292,6 +312,16 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 		sb = got
 	}
+	if sandboxLifecycleChanged(plan, state) {
+		// Only reached when the platform changes lifecycle settings in
+		// place; ModifyPlan replaces the box otherwise.
+		got, err := boxes.SetLifecycle(ctx, id, sandboxLifecycleFromModel(plan))
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "change the lifecycle settings of", "sandbox", id, err)
+			return
+		}
+		sb = got
+	}
 	if !plan.State.Equal(state.State) {
 		got, err := boxes.SetState(ctx, id, platform.SandboxState(plan.State.ValueString()))
 		if err != nil {
@@ -309,7 +339,9 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 		sb = got
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, sandboxSettle(plan, sb))...)
+	out := sandboxSettle(plan, sb)
+	sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
+	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
 }
 
 func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -30,6 +30,21 @@ type sandboxModel struct {
 	CreatedAt      types.String   `tfsdk:"created_at"`
 	StartedAt      types.String   `tfsdk:"started_at"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+
+	// Lifecycle settings (resource_sandbox_lifecycle.go).
+	Timeout          types.String `tfsdk:"timeout"`
+	OnTimeout        types.String `tfsdk:"on_timeout"`
+	IdleTimeout      types.String `tfsdk:"idle_timeout"`
+	AutoArchiveAfter types.String `tfsdk:"auto_archive_after"`
+	AutoDeleteAfter  types.String `tfsdk:"auto_delete_after"`
+
+	// Retention, computed (resource_sandbox_retention.go).
+	Platform        types.String `tfsdk:"platform"`
+	StatusSince     types.String `tfsdk:"status_since"`
+	ExpiresAt       types.String `tfsdk:"expires_at"`
+	RetentionStatus types.String `tfsdk:"retention_status"`
+	RetentionRule   types.String `tfsdk:"retention_rule"`
+	RetentionAction types.String `tfsdk:"retention_action"`
 }
 
 // sandboxMountModel is one volume_mount block.
@@ -58,6 +73,7 @@ func sandboxSpecFromModel(ctx context.Context, m sandboxModel, diags *diag.Diagn
 		CPUCount:       m.CPUCount.ValueInt64(),
 		MemoryMB:       m.MemoryMB.ValueInt64(),
 		DiskMB:         m.DiskMB.ValueInt64(),
+		Lifecycle:      sandboxLifecycleFromModel(m),
 	}
 	if spec.State == "" {
 		spec.State = platform.StateRunning
@@ -98,9 +114,9 @@ func sandboxMountsToTF(mounts []platform.VolumeMount) types.List {
 
 // sandboxRefresh writes what the platform reports into m (the prior state).
 // It keeps what the user wrote wherever the platform's answer would only
-// add noise: env is never read back (Docker mixes the image's variables
-// in), and cpu_count / memory_mb stay null unless configured, so a platform
-// default never shows up as a diff. After an import (importing) there is
+// add noise: env is read back only on import (a change outside Terraform is
+// not tracked), and cpu_count / memory_mb stay null unless configured, so a
+// platform default never shows up as a diff. After an import (importing) there is
 // nothing the user wrote yet, so everything the platform knows is filled in.
 func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 	m.ID = types.StringValue(sb.ID)
@@ -140,6 +156,13 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 		if len(sb.VolumeMounts) > 0 {
 			m.VolumeMounts = sandboxMountsToTF(sb.VolumeMounts)
 		}
+		// The env the box was given, where the platform can tell it from
+		// the image's own (Docker can), so a matching env config plans no
+		// replacement; null when it cannot or there is none.
+		if len(sb.Env) > 0 {
+			m.Env = mapToTF(sb.Env, types.MapNull(types.StringType))
+		}
+		sandboxLifecycleToModel(m, sb.Lifecycle)
 	}
 	if m.VolumeMounts.IsNull() || m.VolumeMounts.IsUnknown() {
 		m.VolumeMounts = types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes})

@@ -29,8 +29,17 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	caps := r.platform.Capabilities()
-	sandboxCheckPlan(caps, r.platform.Name(), plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() {
+	name := r.platform.Name()
+	sandboxCheckPlan(caps, name, plan, &resp.Diagnostics)
+	sandboxCheckLifecycle(caps, name, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	rs := r.retention.orDefault()
+	if req.State.Raw.IsNull() {
+		plan.Platform = types.StringValue(name)
+		sandboxPlanRetention(&plan, nil, true, name, rs, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 		return
 	}
 
@@ -39,8 +48,10 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.RequiresReplace.Append(sandboxReplacePaths(caps, plan, state)...)
+	replace := append(sandboxReplacePaths(caps, plan, state), sandboxLifecycleReplacePaths(caps, plan, state)...)
+	resp.RequiresReplace.Append(replace...)
 	sandboxPlanComputed(&plan, state)
+	sandboxPlanRetention(&plan, &state, len(replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }
 

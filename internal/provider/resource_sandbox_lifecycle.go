@@ -1,0 +1,218 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+// The sandbox lifecycle attributes, in the order errors report them.
+var (
+	pathSandboxTimeout          = path.Root("timeout")
+	pathSandboxOnTimeout        = path.Root("on_timeout")
+	pathSandboxIdleTimeout      = path.Root("idle_timeout")
+	pathSandboxAutoArchiveAfter = path.Root("auto_archive_after")
+	pathSandboxAutoDeleteAfter  = path.Root("auto_delete_after")
+)
+
+// sandboxNotEnforcedNote is the same sentence on every lifecycle attribute:
+// where the platform does not act on deadlines, they are still tracked.
+const sandboxNotEnforcedNote = " On platforms that enforce no deadlines (Docker) the deadline is tracked — " +
+	"`expires_at`, `retention_status`, plan warnings and the drift detector — but not enforced: nothing stops the box."
+
+// sandboxLifecycleAttributes are the deadlines a user sets on a box.
+// Platform limits are checked in ModifyPlan, where the platform is known.
+func sandboxLifecycleAttributes() map[string]schema.Attribute {
+	duration := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{
+			MarkdownDescription: desc + " A positive duration such as `1h`, `90m` or `7d`. Changed in place where the " +
+				"platform can (Docker), else the sandbox is replaced." + sandboxNotEnforcedNote,
+			Optional:   true,
+			Validators: []validator.String{sandboxDurationValidator{}},
+		}
+	}
+	actions := []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}
+	return map[string]schema.Attribute{
+		"timeout": duration("How long the box may run (counted from its last start or resume) before `on_timeout` " +
+			"happens. Platforms cap it (E2B: 24h on Pro; Modal: 24h); a longer value is a plan-time error. When " +
+			"omitted the platform's default applies (E2B 15s as sent by the API, Modal 5m, none on Docker and Fly)."),
+		"on_timeout": schema.StringAttribute{
+			MarkdownDescription: "What happens when `timeout` runs out: `kill` (the default where the platform " +
+				"has a timeout), `pause` or `stop`. Needs `timeout`. A value the platform does not offer is a " +
+				"plan-time error listing the ones it does." + sandboxNotEnforcedNote,
+			Optional: true,
+			Validators: []validator.String{
+				stringvalidator.OneOf(actions...),
+				stringvalidator.AlsoRequires(path.MatchRoot("timeout")),
+			},
+		},
+		"idle_timeout": duration("How long the box may sit without activity before the platform stops it " +
+			"(Daytona auto-stop, Modal idle_timeout). What counts as activity is the platform's call."),
+		"auto_archive_after": duration("How long a stopped box stays stopped before the platform archives it " +
+			"(Daytona: default 7d, at most 30d). A plan-time error where the platform has no archived state (Docker)."),
+		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default."),
+	}
+}
+
+// sandboxLifecycleFromModel turns the planned lifecycle settings into what
+// the platform is asked for. Values were validated at plan time.
+func sandboxLifecycleFromModel(m sandboxModel) platform.Lifecycle {
+	return platform.Lifecycle{
+		Timeout:          sandboxDuration(m.Timeout),
+		OnTimeout:        platform.OnTimeoutAction(m.OnTimeout.ValueString()),
+		IdleTimeout:      sandboxDuration(m.IdleTimeout),
+		AutoArchiveAfter: sandboxDuration(m.AutoArchiveAfter),
+		AutoDeleteAfter:  sandboxDuration(m.AutoDeleteAfter),
+	}
+}
+
+// sandboxLifecycleToModel fills the lifecycle settings a platform reports
+// (after an import); unset ones stay null.
+func sandboxLifecycleToModel(m *sandboxModel, lc platform.Lifecycle) {
+	str := func(d time.Duration) types.String {
+		if d <= 0 {
+			return types.StringNull()
+		}
+		return types.StringValue(d.String())
+	}
+	m.Timeout = str(lc.Timeout)
+	m.OnTimeout = sandboxStringOrNull(string(lc.OnTimeout))
+	m.IdleTimeout = str(lc.IdleTimeout)
+	m.AutoArchiveAfter = str(lc.AutoArchiveAfter)
+	m.AutoDeleteAfter = str(lc.AutoDeleteAfter)
+}
+
+// sandboxDuration parses a validated duration attribute; null, unknown or
+// invalid is 0 (unset).
+func sandboxDuration(v types.String) time.Duration {
+	if v.IsNull() || v.IsUnknown() {
+		return 0
+	}
+	d, err := retention.ParseDuration(v.ValueString())
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
+}
+
+// sandboxLifecycleChanged reports whether any lifecycle setting differs.
+func sandboxLifecycleChanged(plan, state sandboxModel) bool {
+	return !plan.Timeout.Equal(state.Timeout) || !plan.OnTimeout.Equal(state.OnTimeout) ||
+		!plan.IdleTimeout.Equal(state.IdleTimeout) || !plan.AutoArchiveAfter.Equal(state.AutoArchiveAfter) ||
+		!plan.AutoDeleteAfter.Equal(state.AutoDeleteAfter)
+}
+
+// sandboxLifecycleReplacePaths lists the changed lifecycle settings when the
+// platform cannot change them in place.
+func sandboxLifecycleReplacePaths(caps platform.Capabilities, plan, state sandboxModel) path.Paths {
+	if caps.LifecycleMutable {
+		return nil
+	}
+	var out path.Paths
+	for _, c := range []struct {
+		p    path.Path
+		a, b types.String
+	}{
+		{pathSandboxTimeout, plan.Timeout, state.Timeout},
+		{pathSandboxOnTimeout, plan.OnTimeout, state.OnTimeout},
+		{pathSandboxIdleTimeout, plan.IdleTimeout, state.IdleTimeout},
+		{pathSandboxAutoArchiveAfter, plan.AutoArchiveAfter, state.AutoArchiveAfter},
+		{pathSandboxAutoDeleteAfter, plan.AutoDeleteAfter, state.AutoDeleteAfter},
+	} {
+		if !c.a.Equal(c.b) {
+			out = append(out, c.p)
+		}
+	}
+	return out
+}
+
+// sandboxCheckLifecycle reports every lifecycle setting the platform cannot
+// honour or that exceeds its limits, naming attribute, value and what is allowed.
+func sandboxCheckLifecycle(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
+	if isSet(plan.Timeout) && len(caps.OnTimeoutActions) == 0 {
+		addUnsupportedError(diags, pathSandboxTimeout, sandboxQuoted(plan.Timeout), platformName,
+			"this platform has no sandbox timeout; remove timeout and on_timeout")
+	} else {
+		sandboxCheckMax(diags, pathSandboxTimeout, plan.Timeout, caps.MaxTimeout, platformName)
+	}
+	if v := plan.OnTimeout; isSet(v) && !v.IsUnknown() && len(caps.OnTimeoutActions) > 0 &&
+		!slices.Contains(caps.OnTimeoutActions, platform.OnTimeoutAction(v.ValueString())) {
+		allowed := make([]string, 0, len(caps.OnTimeoutActions))
+		for _, a := range caps.OnTimeoutActions {
+			allowed = append(allowed, strconv.Quote(string(a)))
+		}
+		addUnsupportedError(diags, pathSandboxOnTimeout, sandboxQuoted(v), platformName,
+			"on_timeout must be one of "+strings.Join(allowed, ", "))
+	}
+	if isSet(plan.IdleTimeout) && !caps.IdleTimeout {
+		addUnsupportedError(diags, pathSandboxIdleTimeout, sandboxQuoted(plan.IdleTimeout), platformName,
+			"this platform does not stop idle sandboxes; remove idle_timeout")
+	}
+	if isSet(plan.AutoArchiveAfter) && !caps.AutoArchive {
+		addUnsupportedError(diags, pathSandboxAutoArchiveAfter, sandboxQuoted(plan.AutoArchiveAfter), platformName,
+			"this platform has no archived state; remove auto_archive_after")
+	} else {
+		sandboxCheckMax(diags, pathSandboxAutoArchiveAfter, plan.AutoArchiveAfter, caps.MaxAutoArchive, platformName)
+	}
+	if isSet(plan.AutoDeleteAfter) && !caps.AutoDelete {
+		addUnsupportedError(diags, pathSandboxAutoDeleteAfter, sandboxQuoted(plan.AutoDeleteAfter), platformName,
+			"this platform does not delete stopped sandboxes by itself; remove auto_delete_after")
+	}
+}
+
+// sandboxCheckMax rejects a duration above the platform's maximum (0: none).
+func sandboxCheckMax(diags *diag.Diagnostics, p path.Path, v types.String, maxD time.Duration, platformName string) {
+	if maxD <= 0 || v.IsNull() || v.IsUnknown() {
+		return
+	}
+	if d := sandboxDuration(v); d > maxD {
+		diags.AddAttributeError(p, fmt.Sprintf("%s above the platform maximum", p),
+			fmt.Sprintf("%s = %s is above the maximum of %s on %s. Set %s to %s or less.",
+				p, strconv.Quote(v.ValueString()), retentionHumanDuration(maxD), platformName, p, retentionHumanDuration(maxD)))
+	}
+}
+
+// sandboxDurationValidator accepts a positive duration ("1h", "90m", "7d").
+type sandboxDurationValidator struct{}
+
+var _ validator.String = sandboxDurationValidator{}
+
+func (sandboxDurationValidator) Description(_ context.Context) string {
+	return "a positive duration such as 1h, 90m or 7d"
+}
+
+func (v sandboxDurationValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v sandboxDurationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	d, err := retention.ParseDuration(s)
+	problem := ""
+	switch {
+	case err != nil:
+		problem = "not a duration"
+	case d <= 0:
+		problem = "must be positive"
+	}
+	if problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("%s = %s: %s; use %s.", req.Path, strconv.Quote(s), problem, v.Description(ctx)))
+	}
+}

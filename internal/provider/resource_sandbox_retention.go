@@ -1,0 +1,197 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+// retentionComputedAttributes are the computed retention attributes shared
+// by sbx_sandbox and sbx_snapshot. The drift detector and the sbx_sandboxes
+// data source read them by these names. They carry no plan modifiers: each
+// resource's ModifyPlan keeps them from state unless an input changes.
+func retentionComputedAttributes(kind string) map[string]schema.Attribute {
+	plain := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	return map[string]schema.Attribute{
+		"platform": schema.StringAttribute{
+			MarkdownDescription: "The platform the " + kind + " lives on (`docker`, `e2b`, `daytona`, `fly`, `modal`).",
+			Computed:            true,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"expires_at": plain("When the platform acts on the " + kind + " by itself (RFC 3339, UTC): the earliest " +
+			"retention deadline of the provider's policy table (with the `retention {}` overrides and the " + kind +
+			"'s own settings), or the deadline the platform reports. Null when no rule sets one. On platforms that " +
+			"enforce nothing (Docker) the deadline is tracked, not enforced."),
+		"retention_status": plain("`ok`, `expiring` (the deadline is within the provider's `retention.warn_before`) " +
+			"or `expired` (the deadline has passed), as of the last refresh. Plans warn for `expiring` and `expired`."),
+		"retention_rule": plain("The key of the retention rule that sets `expires_at` (e.g. `paused_sandbox`), " +
+			"the name to override it with in the provider's `retention {}` block; null when there is no deadline."),
+		"retention_action": plain("What happens at `expires_at`: `kill`, `pause`, `stop`, `archive`, `delete`, " +
+			"`deactivate` or `expire`; null when there is no deadline."),
+	}
+}
+
+// sandboxStatusSinceAttribute documents status_since.
+func sandboxStatusSinceAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: "When the sandbox entered its current `status` (RFC 3339, UTC): as the platform reports " +
+			"it, else when the provider made or first saw that status (Docker reports none; after an import it is " +
+			"the import time). Retention windows such as `paused_sandbox` count from it.",
+		Computed: true,
+	}
+}
+
+// sandboxModelRetentionObject describes a box in state for the retention policy.
+func sandboxModelRetentionObject(m sandboxModel, platformName string, platformExpiresAt time.Time) retention.Object {
+	lc := sandboxLifecycleFromModel(m)
+	return retention.Object{
+		Platform:          platformName,
+		Kind:              retention.Sandbox,
+		State:             m.Status.ValueString(),
+		CreatedAt:         retentionParseTime(m.CreatedAt),
+		StartedAt:         retentionParseTime(m.StartedAt),
+		StateSince:        retentionParseTime(m.StatusSince),
+		Timeout:           lc.Timeout,
+		OnTimeout:         string(lc.OnTimeout),
+		IdleTimeout:       lc.IdleTimeout,
+		AutoArchiveAfter:  lc.AutoArchiveAfter,
+		AutoDeleteAfter:   lc.AutoDeleteAfter,
+		PlatformExpiresAt: platformExpiresAt,
+	}
+}
+
+// retentionParseTime reads an RFC 3339 attribute; null, unknown or bad is zero.
+func retentionParseTime(v types.String) time.Time {
+	if v.IsNull() || v.IsUnknown() {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339, v.ValueString())
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// sandboxObserveStatusSince sets status_since after a read: the platform's
+// own figure when it has one, else the recorded one while the status is
+// unchanged, else now (the provider just made or first saw this status).
+func sandboxObserveStatusSince(m *sandboxModel, sb *platform.Sandbox, prevStatus, prevSince types.String, now time.Time) {
+	switch {
+	case !sb.StatusSince.IsZero():
+		m.StatusSince = sandboxTimeToTF(sb.StatusSince)
+	case prevStatus.Equal(m.Status) && !prevSince.IsNull() && !prevSince.IsUnknown():
+		m.StatusSince = prevSince
+	default:
+		m.StatusSince = sandboxTimeToTF(now)
+	}
+}
+
+// sandboxRetentionFields computes the retention attributes of a box.
+func sandboxRetentionFields(m sandboxModel, platformName string, rs retentionSettings, platformExpiresAt, now time.Time) retentionFields {
+	d, ok := rs.policy.Deadline(sandboxModelRetentionObject(m, platformName, platformExpiresAt), now)
+	return retentionFieldsOf(d, ok, now, rs.warnBefore)
+}
+
+// sandboxSetRetention writes f into m; with keepKnown, values m already
+// holds (the plan's) win, since an apply must not contradict its plan.
+func sandboxSetRetention(m *sandboxModel, f retentionFields, keepKnown bool) {
+	pick := func(cur, computed types.String) types.String {
+		if keepKnown && !cur.IsUnknown() {
+			return cur
+		}
+		return computed
+	}
+	m.ExpiresAt = pick(m.ExpiresAt, f.ExpiresAt)
+	m.RetentionStatus = pick(m.RetentionStatus, f.Status)
+	m.RetentionRule = pick(m.RetentionRule, f.Rule)
+	m.RetentionAction = pick(m.RetentionAction, f.Action)
+}
+
+// sandboxRetentionOf returns the retention attributes stored in m.
+func sandboxRetentionOf(m sandboxModel) retentionFields {
+	return retentionFields{ExpiresAt: m.ExpiresAt, Status: m.RetentionStatus, Rule: m.RetentionRule, Action: m.RetentionAction}
+}
+
+// sandboxAfterRead fills status_since and the retention attributes after a
+// refresh, from the state's previous status and the platform's answer.
+func sandboxAfterRead(m *sandboxModel, sb *platform.Sandbox, prevStatus, prevSince types.String, platformName string, rs retentionSettings) {
+	now := rs.now()
+	m.Platform = types.StringValue(platformName)
+	sandboxObserveStatusSince(m, sb, prevStatus, prevSince, now)
+	sandboxSetRetention(m, sandboxRetentionFields(*m, platformName, rs, sb.ExpiresAt, now), false)
+}
+
+// sandboxAfterApply fills what the plan left unknown after a create or an
+// update, keeping every value the plan knew.
+func sandboxAfterApply(m *sandboxModel, sb *platform.Sandbox, platformName string, rs retentionSettings) {
+	now := rs.now()
+	if m.Platform.IsUnknown() || m.Platform.IsNull() {
+		m.Platform = types.StringValue(platformName)
+	}
+	if m.StatusSince.IsUnknown() || m.StatusSince.IsNull() {
+		sandboxObserveStatusSince(m, sb, types.StringNull(), types.StringNull(), now)
+	}
+	sandboxSetRetention(m, sandboxRetentionFields(*m, platformName, rs, sb.ExpiresAt, now), true)
+}
+
+// sandboxPlanRetention plans status_since and the retention attributes and
+// adds the plan warnings. state is nil for a create. While nothing that
+// moves the deadline changes (not replaced, same state, same lifecycle
+// settings) everything is kept from state, so a no-op plan stays empty;
+// otherwise the values are left for the apply to fill in, and the warning
+// is judged on the deadline the change would set, counted from now.
+func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing bool, platformName string, rs retentionSettings, diags *diag.Diagnostics) {
+	now := rs.now()
+	if state != nil && !replacing && plan.State.Equal(state.State) && !sandboxLifecycleChanged(*plan, *state) {
+		plan.StatusSince = state.StatusSince
+		sandboxSetRetention(plan, sandboxRetentionOf(*state), false)
+		if d, ok := retentionDeadlineFromState(platformName, sandboxRetentionOf(*state)); ok {
+			addRetentionWarning(diags, retention.Sandbox, platformName, d, now, rs.warnBefore, false)
+		}
+		return
+	}
+
+	predicted := *plan
+	predicted.Status = plan.State
+	nowTF := sandboxTimeToTF(now)
+	switch {
+	case state == nil || replacing:
+		predicted.CreatedAt, predicted.StartedAt, predicted.StatusSince = nowTF, nowTF, nowTF
+		plan.StatusSince = types.StringUnknown()
+	case !plan.State.Equal(state.State):
+		predicted.StatusSince = nowTF
+		if plan.State.ValueString() == string(platform.StateRunning) && state.Status.ValueString() == string(platform.StateStopped) {
+			predicted.StartedAt = nowTF
+		}
+		plan.StatusSince = types.StringUnknown()
+	default: // only the lifecycle settings change: the box stays in its status
+		plan.StatusSince = state.StatusSince
+	}
+	unknown := types.StringUnknown()
+	sandboxSetRetention(plan, retentionFields{ExpiresAt: unknown, Status: unknown, Rule: unknown, Action: unknown}, false)
+	if plan.State.IsUnknown() {
+		return
+	}
+	if d, ok := rs.policy.Deadline(sandboxModelRetentionObject(predicted, platformName, time.Time{}), now); ok {
+		addRetentionWarning(diags, retention.Sandbox, platformName, d, now, rs.warnBefore, true)
+	}
+}
+
+// sandboxReplacing reports whether the plan replaces the box for a change
+// of an attribute whose schema requires it (ModifyPlan does not see those).
+func sandboxReplacing(plan, state sandboxModel) bool {
+	return (!plan.Name.IsUnknown() && !plan.Name.Equal(state.Name)) ||
+		!plan.TemplateID.Equal(state.TemplateID) ||
+		!plan.FromSnapshotID.Equal(state.FromSnapshotID) ||
+		!plan.DiskMB.Equal(state.DiskMB) ||
+		!plan.VolumeMounts.Equal(state.VolumeMounts)
+}
