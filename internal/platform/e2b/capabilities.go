@@ -1,0 +1,59 @@
+package e2b
+
+import (
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// maxTimeoutByTier is the longest continuous runtime E2B allows per plan:
+// "up to 24 hours (Pro) or 1 hour (Base)" (E2B sandbox docs).
+var maxTimeoutByTier = map[string]time.Duration{
+	TierBase: time.Hour,
+	TierPro:  24 * time.Hour,
+}
+
+// capabilitiesFor is E2B's row of the capability matrix for a tier.
+func capabilitiesFor(tier string) platform.Capabilities {
+	return platform.Capabilities{
+		PauseWithMemory:      true, // POST /sandboxes/{id}/pause {memory: true}
+		Stop:                 true, // pause {memory: false}: filesystem only, cold boot on resume
+		SandboxFromSnapshot:  true, // POST /sandboxes {templateID: <snapshot id>}
+		SandboxLabelsMutable: false, // metadata is set at create only
+		SandboxEnvMutable:    false, // envVars are set at create only
+		SandboxResizeInPlace: false, // a sandbox takes its size from its template
+		SandboxDiskSize:      false,
+		MinMemoryMB:          128, // MemoryMB minimum in the API spec
+		MaxCPUCount:          0,
+
+		EnforcesDeadlines: true, // E2B kills (or pauses) the box at its end time itself
+		OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause},
+		MaxTimeout:        maxTimeoutByTier[tier],
+		LifecycleMutable:  true, // the timeout only: POST /sandboxes/{id}/timeout
+		IdleTimeout:       false,
+		AutoArchive:       false,
+		AutoDelete:        false,
+
+		TemplateFromDockerfile: true,
+		TemplateFromImage:      true, // a build with fromImage and no steps
+		TemplateRebuildInPlace: true, // a new build of the same template id
+		TemplateResources:      true, // cpuCount / memoryMB of the template
+
+		VolumeSizes:          false, // E2B volumes have no size
+		VolumeGrow:           false,
+		VolumeRegions:        false,
+		VolumeRestore:        false,
+		VolumeLabelsMutable:  false,
+		VolumeLabelsNeedIdle: false,
+
+		// An E2B snapshot is taken like a pause: the sandbox's filesystem and
+		// memory, restored by starting a new sandbox from it. There is no
+		// filesystem-only variant.
+		SandboxSnapshot:       true,
+		SandboxMemorySnapshot: true,
+		SandboxFSOnlySnapshot: false,
+		VolumeSnapshot:        false,
+		SnapshotDelete:        true, // DELETE /templates/{snapshotID}
+		SnapshotTTL:           false,
+	}
+}

@@ -1,0 +1,59 @@
+package e2bfake
+
+import (
+	"io"
+	"net/http"
+	"strings"
+)
+
+// uploadPrefix is where the fake stores build-file tars. E2B answers
+// GET /templates/{templateID}/files/{hash} with a signed storage URL outside
+// the API (no X-API-Key, not in the spec); the fake points that URL back at
+// itself so a client's upload lands in its state.
+const uploadPrefix = "/_fake/uploads/"
+
+// UploadRoute is the route template of the upload URL, for Inject and Requests
+// (with the method: "PUT " + UploadRoute).
+const UploadRoute = uploadPrefix + "{templateID}/{hash}"
+
+func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
+	key := r.Method + " " + UploadRoute
+	s.mu.Lock()
+	s.counts[key]++
+	s.mu.Unlock()
+	if r.Method != http.MethodPut && r.Method != http.MethodPost {
+		s.violation("%s %s: build files are uploaded with PUT or POST", r.Method, r.URL.Path)
+		writeRaw(w, errorReply(http.StatusMethodNotAllowed, "upload with PUT or POST"))
+		return
+	}
+	fault, faulted := s.takeFault(key)
+	if faulted && !s.applyFaultBefore(w, r, nil, fault) {
+		return
+	}
+	templateID, hash, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, uploadPrefix), "/")
+	data, err := io.ReadAll(r.Body)
+	if !ok || hash == "" || err != nil {
+		writeRaw(w, errorReply(http.StatusBadRequest, "bad upload"))
+		return
+	}
+	if len(data) == 0 {
+		s.violation("%s %s: empty build-file upload", r.Method, r.URL.Path)
+		writeRaw(w, errorReply(http.StatusBadRequest, "empty upload"))
+		return
+	}
+	s.mu.Lock()
+	t, found := s.templates[templateID]
+	if found {
+		t.files[hash] = len(data)
+	}
+	s.mu.Unlock()
+	if !found {
+		writeRaw(w, errorReply(http.StatusNotFound, "template %q not found", templateID))
+		return
+	}
+	if faulted && fault.DropAfterHandling {
+		dropConnection(w)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}

@@ -1,0 +1,124 @@
+// Package e2b implements the sandbox platform on E2B's REST API: templates
+// are E2B templates built from Dockerfile steps, sandboxes are E2B
+// sandboxes, volumes are E2B volumes (a private beta), snapshots are E2B
+// sandbox snapshots. It speaks HTTP only through internal/rest.
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
+)
+
+// DefaultAPIURL is E2B's API root.
+const DefaultAPIURL = "https://api.e2b.app"
+
+// Tiers and the longest continuous runtime each allows.
+const (
+	TierBase = "base"
+	TierPro  = "pro"
+)
+
+// Config configures the connection to E2B.
+type Config struct {
+	APIKey string
+	// APIURL is the API root; empty means DefaultAPIURL.
+	APIURL string
+	// Tier is "base" or "pro"; it sets the longest timeout a sandbox may have.
+	Tier string
+	// MaxRetries is how often a failed request is retried (the provider's max_retries).
+	MaxRetries int
+	UserAgent  string
+	// Sleep waits between retries and between build status polls. Optional:
+	// tests inject one that records the waits instead of sleeping.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// HTTPClient is optional (tests).
+	HTTPClient *http.Client
+	// PollInterval is how often a build's status is read; default 2s.
+	PollInterval time.Duration
+}
+
+// Platform is the E2B implementation of platform.Platform.
+type Platform struct {
+	api    *rest.Client
+	upload *http.Client
+	tier   string
+	sleep  func(ctx context.Context, d time.Duration) error
+	poll   time.Duration
+}
+
+var _ platform.Platform = (*Platform)(nil)
+
+// New checks cfg and builds the client; it makes no request.
+func New(cfg Config) (*Platform, error) {
+	if cfg.APIKey == "" {
+		return nil, fmt.Errorf("e2b: no API key: set e2b { api_key } or E2B_API_KEY")
+	}
+	if cfg.APIURL == "" {
+		cfg.APIURL = DefaultAPIURL
+	}
+	if cfg.Tier == "" {
+		cfg.Tier = TierBase
+	}
+	if _, ok := maxTimeoutByTier[cfg.Tier]; !ok {
+		return nil, fmt.Errorf("e2b: tier %q is not one of %q, %q", cfg.Tier, TierBase, TierPro)
+	}
+	api, err := rest.New(rest.Config{
+		BaseURL:    cfg.APIURL,
+		Auth:       rest.Auth{Header: "X-API-Key", Secret: cfg.APIKey},
+		MaxRetries: cfg.MaxRetries,
+		UserAgent:  cfg.UserAgent,
+		HTTPClient: cfg.HTTPClient,
+		Sleep:      cfg.Sleep,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("e2b: %w", err)
+	}
+	p := &Platform{api: api, tier: cfg.Tier, sleep: cfg.Sleep, poll: cfg.PollInterval}
+	// Uploads go to a signed URL on another host: a plain client, so the
+	// API key is never sent there.
+	p.upload = cfg.HTTPClient
+	if p.upload == nil {
+		p.upload = &http.Client{}
+	}
+	if p.sleep == nil {
+		p.sleep = sleepCtx
+	}
+	if p.poll <= 0 {
+		p.poll = 2 * time.Second
+	}
+	return p, nil
+}
+
+// Name implements platform.Platform.
+func (p *Platform) Name() string { return "e2b" }
+
+// Capabilities implements platform.Platform.
+func (p *Platform) Capabilities() platform.Capabilities { return capabilitiesFor(p.tier) }
+
+// Templates implements platform.Platform.
+func (p *Platform) Templates() platform.TemplateService { return &templates{p: p} }
+
+// Volumes implements platform.Platform.
+func (p *Platform) Volumes() platform.VolumeService { return &volumes{p: p} }
+
+// Sandboxes implements platform.Platform.
+func (p *Platform) Sandboxes() platform.SandboxService { return &sandboxes{p: p} }
+
+// Snapshots implements platform.Platform.
+func (p *Platform) Snapshots() platform.SnapshotService { return &snapshots{p: p} }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,151 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
+)
+
+// snapshots are E2B sandbox snapshots. E2B stores a snapshot as a template
+// holding the box's filesystem and memory; it reports only the snapshot's id
+// and names (no time, size or labels), and keeps it until it is deleted.
+type snapshots struct{ p *Platform }
+
+// Create snapshots a sandbox. The box is paused briefly and resumed by E2B.
+func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*platform.Snapshot, error) {
+	switch {
+	case spec.VolumeID != "":
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume snapshots"}
+	case !spec.IncludeMemory:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "filesystem-only snapshots (E2B snapshots always hold memory; set include_memory = true)"}
+	case spec.TTL != 0:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "snapshot ttl (E2B keeps snapshots until they are deleted)"}
+	case len(spec.Labels) > 0:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "snapshot labels (E2B snapshots have only a name)"}
+	}
+	box, err := (&sandboxes{p: s.p}).Get(ctx, spec.SandboxID)
+	if err != nil {
+		return nil, err
+	}
+	// The box's earlier snapshots, so a create whose answer was lost can
+	// tell the one it made from those.
+	before, err := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
+	if err != nil {
+		return nil, err
+	}
+	var info snapshotInfo
+	var lastErr error
+	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
+		_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(spec.SandboxID)+"/snapshots", nil, snapshotRequest{Name: spec.Name}, &info)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, rest.ErrMaybeApplied) {
+			return nil, notFound(err, "sandbox", spec.SandboxID)
+		}
+		lastErr = err
+		after, ferr := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
+		if ferr != nil {
+			return nil, fmt.Errorf("%w; looking for the snapshot it may have made also failed: %v", err, ferr)
+		}
+		if made := newSnapshot(before, after); made != nil {
+			info, err = *made, nil
+			break
+		}
+	}
+	if err != nil {
+		return nil, lastErr
+	}
+	snap := snapshotFromInfo(info)
+	snap.SandboxID = spec.SandboxID
+	snap.ParentSnapshotID = box.FromSnapshotID
+	if snap.Name == "" {
+		snap.Name = spec.Name
+	}
+	return snap, nil
+}
+
+// newSnapshot returns the snapshot in after that is not in before.
+func newSnapshot(before, after []snapshotInfo) *snapshotInfo {
+	for _, a := range after {
+		if !slices.ContainsFunc(before, func(b snapshotInfo) bool { return b.SnapshotID == a.SnapshotID }) {
+			return &a
+		}
+	}
+	return nil
+}
+
+func (s *snapshots) list(ctx context.Context, q url.Values) ([]snapshotInfo, error) {
+	return listAll[snapshotInfo](ctx, s.p, "/snapshots", q)
+}
+
+// snapshotFromInfo normalizes a SnapshotInfo. Its name is the name part of
+// its first full name ("team/name:tag" → "name").
+func snapshotFromInfo(i snapshotInfo) *platform.Snapshot {
+	snap := &platform.Snapshot{ID: i.SnapshotID, Kind: platform.SnapshotMemory, Labels: map[string]string{}}
+	if len(i.Names) > 0 {
+		snap.Name = shortName(i.Names[0])
+	}
+	return snap
+}
+
+// Get finds the snapshot by id; E2B has no endpoint for one snapshot, so
+// the list is filtered by it.
+func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, error) {
+	rows, err := s.list(ctx, url.Values{"name": {id}})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if r.SnapshotID == id {
+			return snapshotFromInfo(r), nil
+		}
+	}
+	return nil, &platform.NotFoundError{Kind: "snapshot", ID: id}
+}
+
+// List reads every page of snapshots; E2B returns no creation times, so the
+// order is the platform's.
+func (s *snapshots) List(ctx context.Context, filter platform.SnapshotFilter) ([]platform.Snapshot, error) {
+	if filter.VolumeID != "" {
+		return nil, nil // E2B has no volume snapshots
+	}
+	if len(filter.Labels) > 0 {
+		return nil, nil // nor snapshot labels
+	}
+	q := url.Values{}
+	if filter.SandboxID != "" {
+		q.Set("sandboxID", filter.SandboxID)
+	}
+	if filter.Name != "" {
+		q.Set("name", filter.Name)
+	}
+	rows, err := s.list(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]platform.Snapshot, 0, len(rows))
+	for _, r := range rows {
+		snap := snapshotFromInfo(r)
+		if filter.Name != "" && snap.Name != filter.Name {
+			continue
+		}
+		snap.SandboxID = filter.SandboxID
+		out = append(out, *snap)
+	}
+	return out, nil
+}
+
+// Delete removes the snapshot's template; one already gone is not an error.
+func (s *snapshots) Delete(ctx context.Context, id string) error {
+	_, err := s.p.do(ctx, "DELETE", "/templates/"+pathID(id), nil, nil, nil)
+	if rest.IsNotFound(err) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,271 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
+)
+
+// templates are E2B templates: a named template with builds; the provider
+// starts a new build of the same template for every change.
+type templates struct{ p *Platform }
+
+var _ platform.TemplateSpecValidator = (*Platform)(nil)
+
+// ValidateTemplateSpec reports, at plan time, what E2B cannot build: a
+// Dockerfile instruction it cannot express (naming the line), or template
+// labels, which E2B templates do not have.
+func (p *Platform) ValidateTemplateSpec(spec platform.TemplateSpec) error {
+	if len(spec.Labels) > 0 {
+		return &platform.UnsupportedError{Platform: "e2b", Capability: "template labels (E2B templates have only a name)"}
+	}
+	if spec.Dockerfile != "" {
+		if _, err := translateDockerfile(spec.Dockerfile); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shortName strips the team namespace and tag from an E2B name
+// ("team/name:tag" → "name").
+func shortName(full string) string {
+	if i := strings.LastIndex(full, "/"); i >= 0 {
+		full = full[i+1:]
+	}
+	if i := strings.Index(full, ":"); i >= 0 {
+		full = full[:i]
+	}
+	return full
+}
+
+// Create builds a template. A template of the same name (made by an
+// earlier, interrupted create) gets a new build instead of a second template.
+func (t *templates) Create(ctx context.Context, spec platform.TemplateSpec) (*platform.Template, error) {
+	return t.build(ctx, "", spec)
+}
+
+// Rebuild starts a new build of the template, keeping its id.
+func (t *templates) Rebuild(ctx context.Context, id string, spec platform.TemplateSpec) (*platform.Template, error) {
+	return t.build(ctx, id, spec)
+}
+
+// build requests a build under spec.Name, uploads the context, starts the
+// build and follows it to the end. wantID, when set, is the id the build
+// must land on.
+func (t *templates) build(ctx context.Context, wantID string, spec platform.TemplateSpec) (*platform.Template, error) {
+	if err := t.p.ValidateTemplateSpec(spec); err != nil {
+		return nil, err
+	}
+	start, err := buildStartRequest(spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.DiskMB != 0 {
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "template disk size (disk_mb)"}
+	}
+	reqd, err := t.requestBuild(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	if wantID != "" && reqd.TemplateID != wantID {
+		return nil, fmt.Errorf("template %q: E2B put the new build on template %s, not %s; was the template renamed outside Terraform?",
+			spec.Name, reqd.TemplateID, wantID)
+	}
+	if err := t.uploadContext(ctx, reqd.TemplateID, spec, start); err != nil {
+		return nil, err
+	}
+	path := "/v2/templates/" + pathID(reqd.TemplateID) + "/builds/" + pathID(reqd.BuildID)
+	if _, err := t.p.do(ctx, "POST", path, nil, start, nil); err != nil {
+		return nil, fmt.Errorf("starting the build of template %q: %w", spec.Name, err)
+	}
+	if err := t.follow(ctx, spec.Name, reqd.TemplateID, reqd.BuildID); err != nil {
+		return nil, err
+	}
+	tpl, err := t.Get(ctx, reqd.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	// E2B does not report the commands back; they are what was built.
+	tpl.StartCmd, tpl.ReadyCmd = spec.StartCmd, spec.ReadyCmd
+	return tpl, nil
+}
+
+// buildStartRequest is the TemplateBuildStartV2 body for spec.
+func buildStartRequest(spec platform.TemplateSpec) (templateBuildStart, error) {
+	start := templateBuildStart{StartCmd: spec.StartCmd, ReadyCmd: spec.ReadyCmd, Steps: []templateStep{}}
+	if spec.Image != "" {
+		start.FromImage = spec.Image
+		return start, nil
+	}
+	plan, err := translateDockerfile(spec.Dockerfile)
+	if err != nil {
+		return templateBuildStart{}, err
+	}
+	start.FromImage, start.Steps = plan.FromImage, plan.Steps
+	return start, nil
+}
+
+// requestBuild asks for a new build under spec.Name (POST /v3/templates).
+// If the answer is lost, the template is looked up by name and its newest
+// waiting build is used, so a retry never makes a second template.
+func (t *templates) requestBuild(ctx context.Context, spec platform.TemplateSpec) (templateCreateResponse, error) {
+	body := templateCreateRequest{Name: spec.Name, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB}
+	var lastErr error
+	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
+		var out templateCreateResponse
+		_, err := t.p.do(ctx, "POST", "/v3/templates", nil, body, &out)
+		if err == nil {
+			return out, nil
+		}
+		if !errors.Is(err, rest.ErrMaybeApplied) {
+			return out, fmt.Errorf("requesting a build of template %q: %w", spec.Name, err)
+		}
+		lastErr = err
+		found, ferr := t.findByName(ctx, spec.Name)
+		if ferr != nil {
+			return out, fmt.Errorf("%w; looking for the template it may have made also failed: %v", err, ferr)
+		}
+		if found == nil {
+			continue
+		}
+		var w templateWithBuilds
+		if _, err := t.p.do(ctx, "GET", "/templates/"+pathID(found.TemplateID), nil, nil, &w); err != nil {
+			return out, err
+		}
+		if b := newestBuild(w.Builds, "waiting"); b != nil {
+			return templateCreateResponse{TemplateID: found.TemplateID, BuildID: b.BuildID}, nil
+		}
+		// The template exists but its build request did not land: asking
+		// again under the same name adds a build to it.
+	}
+	return templateCreateResponse{}, lastErr
+}
+
+// newestBuild returns the most recent build with the status ("" = any).
+func newestBuild(builds []templateBuildRecord, status string) *templateBuildRecord {
+	var best *templateBuildRecord
+	for i := range builds {
+		b := &builds[i]
+		if status != "" && b.Status != status {
+			continue
+		}
+		if best == nil || b.CreatedAt.After(best.CreatedAt) {
+			best = b
+		}
+	}
+	return best
+}
+
+// findByName returns the template named name, or nil.
+func (t *templates) findByName(ctx context.Context, name string) (*templateListed, error) {
+	rows, err := listAll[templateListed](ctx, t.p, "/v2/templates", nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		for _, n := range rows[i].Names {
+			if shortName(n) == name {
+				return &rows[i], nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// follow polls the build until it is ready or failed, writing its log
+// lines to the provider log as they arrive.
+func (t *templates) follow(ctx context.Context, name, templateID, buildID string) error {
+	path := "/templates/" + pathID(templateID) + "/builds/" + pathID(buildID) + "/status"
+	offset := 0
+	for {
+		var info templateBuildInfo
+		q := map[string][]string{"logsOffset": {fmt.Sprint(offset)}}
+		if _, err := t.p.do(ctx, "GET", path, q, nil, &info); err != nil {
+			return fmt.Errorf("reading the build status of template %q: %w", name, err)
+		}
+		for _, e := range info.LogEntries {
+			tflog.Info(ctx, "e2b build: "+e.Message, map[string]any{"template": name, "level": e.Level, "step": e.Step})
+		}
+		offset += len(info.LogEntries)
+		switch info.Status {
+		case "ready":
+			return nil
+		case "error":
+			msg := "the build failed"
+			if info.Reason != nil && info.Reason.Message != "" {
+				msg = info.Reason.Message
+				if info.Reason.Step != "" {
+					msg += " (step " + info.Reason.Step + ")"
+				}
+			}
+			return fmt.Errorf("template %q build %s failed: %s", name, buildID, msg)
+		}
+		if err := t.p.sleep(ctx, t.p.poll); err != nil {
+			return fmt.Errorf("waiting for the build of template %q: %w", name, err)
+		}
+	}
+}
+
+// Get implements platform.TemplateService.
+func (t *templates) Get(ctx context.Context, id string) (*platform.Template, error) {
+	var w templateWithBuilds
+	if _, err := t.p.do(ctx, "GET", "/templates/"+pathID(id), nil, nil, &w); err != nil {
+		return nil, notFound(err, "template", id)
+	}
+	return templateFromBuilds(w), nil
+}
+
+// templateFromBuilds normalizes a template: its build, status and size are
+// those of its newest ready build, else its newest build.
+func templateFromBuilds(w templateWithBuilds) *platform.Template {
+	tpl := &platform.Template{ID: w.TemplateID, CreatedAt: w.CreatedAt, Labels: map[string]string{}}
+	if len(w.Names) > 0 {
+		tpl.Name = shortName(w.Names[0])
+	}
+	b := newestBuild(w.Builds, "ready")
+	if b == nil {
+		b = newestBuild(w.Builds, "")
+	}
+	if b != nil {
+		tpl.BuildID, tpl.Status, tpl.CPUCount, tpl.MemoryMB = b.BuildID, b.Status, b.CPUCount, b.MemoryMB
+	}
+	return tpl
+}
+
+// List implements platform.TemplateService; every team template counts,
+// since E2B templates cannot be labelled as the provider's.
+func (t *templates) List(ctx context.Context, filter platform.TemplateFilter) ([]platform.Template, error) {
+	rows, err := listAll[templateListed](ctx, t.p, "/v2/templates", nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []platform.Template
+	for _, r := range rows {
+		tpl := platform.Template{ID: r.TemplateID, BuildID: r.BuildID, Status: r.BuildStatus, CPUCount: r.CPUCount,
+			MemoryMB: r.MemoryMB, CreatedAt: r.CreatedAt, Labels: map[string]string{}}
+		if len(r.Names) > 0 {
+			tpl.Name = shortName(r.Names[0])
+		}
+		if filter.Name != "" && tpl.Name != filter.Name {
+			continue
+		}
+		out = append(out, tpl)
+	}
+	return out, nil
+}
+
+// Delete implements platform.TemplateService.
+func (t *templates) Delete(ctx context.Context, id string) error {
+	_, err := t.p.do(ctx, "DELETE", "/templates/"+pathID(id), nil, nil, nil)
+	if rest.IsNotFound(err) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,140 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
+)
+
+// volumeNamePattern is NewVolume.name's pattern in the API spec.
+var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+type volumes struct{ p *Platform }
+
+// volumesBeta turns E2B's 403 for a team without volumes into advice.
+func volumesBeta(err error) error {
+	if rest.IsStatus(err, http.StatusForbidden) {
+		return fmt.Errorf("E2B volumes are a private beta and are not enabled for this team: ask E2B support "+
+			"(support@e2b.dev or the E2B Discord) to enable volumes for your team, then apply again: %w", err)
+	}
+	return err
+}
+
+// Create makes a volume. E2B volumes have only a name: no size, region or
+// labels. A create whose answer was lost is found again by name.
+func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platform.Volume, error) {
+	switch {
+	case !volumeNamePattern.MatchString(spec.Name):
+		return nil, fmt.Errorf("volume name %q: E2B volume names may hold only letters, digits, '_' and '-'", spec.Name)
+	case spec.SizeGB != 0:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume sizes (size_gb)"}
+	case spec.Region != "":
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume regions"}
+	case spec.FromSnapshotID != "":
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "restoring a volume from a snapshot"}
+	case len(spec.Labels) > 0:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume labels (E2B volumes have only a name)"}
+	}
+	var lastErr error
+	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
+		var out volumeAPI
+		_, err := v.p.do(ctx, "POST", "/volumes", nil, newVolume{Name: spec.Name}, &out)
+		if err == nil {
+			return v.Get(ctx, out.VolumeID)
+		}
+		if !errors.Is(err, rest.ErrMaybeApplied) {
+			return nil, volumesBeta(err)
+		}
+		lastErr = err
+		found, ferr := v.List(ctx, platform.VolumeFilter{Name: spec.Name})
+		if ferr != nil {
+			return nil, fmt.Errorf("%w; looking for the volume it may have made also failed: %v", err, ferr)
+		}
+		if len(found) > 0 {
+			return &found[0], nil
+		}
+	}
+	return nil, lastErr
+}
+
+// Get implements platform.VolumeService.
+func (v *volumes) Get(ctx context.Context, id string) (*platform.Volume, error) {
+	var out volumeAPI
+	if _, err := v.p.do(ctx, "GET", "/volumes/"+pathID(id), nil, nil, &out); err != nil {
+		return nil, volumesBeta(notFound(err, "volume", id))
+	}
+	vol := volumeFromAPI(out)
+	attached, err := v.attachedTo(ctx, vol.Name)
+	if err != nil {
+		return nil, err
+	}
+	vol.AttachedTo = attached
+	return vol, nil
+}
+
+// attachedTo lists the managed boxes that mount the named volume.
+func (v *volumes) attachedTo(ctx context.Context, name string) ([]string, error) {
+	rows, err := listAll[sandboxDetail](ctx, v.p, "/v2/sandboxes", nil)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, d := range rows {
+		for _, m := range d.VolumeMounts {
+			if m.Name == name {
+				ids = append(ids, d.SandboxID)
+				break
+			}
+		}
+	}
+	return ids, nil
+}
+
+func volumeFromAPI(a volumeAPI) *platform.Volume {
+	// E2B cannot mark a volume as made by this provider; every volume the
+	// team has counts as one the provider may manage.
+	return &platform.Volume{ID: a.VolumeID, Name: a.Name, State: "ready", Labels: map[string]string{}, Managed: true}
+}
+
+// List implements platform.VolumeService; E2B's volume list has no pages.
+func (v *volumes) List(ctx context.Context, filter platform.VolumeFilter) ([]platform.Volume, error) {
+	var rows []volumeAPI
+	if _, err := v.p.do(ctx, "GET", "/volumes", nil, nil, &rows); err != nil {
+		return nil, volumesBeta(err)
+	}
+	var out []platform.Volume
+	for _, r := range rows {
+		if filter.Name != "" && r.Name != filter.Name {
+			continue
+		}
+		if len(filter.Labels) > 0 {
+			continue // E2B volumes carry no labels, so none match a label filter
+		}
+		out = append(out, *volumeFromAPI(r))
+	}
+	return out, nil
+}
+
+// SetLabels implements platform.VolumeService; E2B volumes have no labels.
+func (v *volumes) SetLabels(_ context.Context, _ string, _ map[string]string) (*platform.Volume, error) {
+	return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume labels"}
+}
+
+// Resize implements platform.VolumeService; E2B volumes have no size.
+func (v *volumes) Resize(_ context.Context, _ string, _ int64) (*platform.Volume, error) {
+	return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume sizes"}
+}
+
+// Delete implements platform.VolumeService.
+func (v *volumes) Delete(ctx context.Context, id string) error {
+	_, err := v.p.do(ctx, "DELETE", "/volumes/"+pathID(id), nil, nil, nil)
+	if rest.IsNotFound(err) {
+		return nil
+	}
+	return volumesBeta(err)
+}
