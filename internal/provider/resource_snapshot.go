@@ -38,7 +38,8 @@ var (
 
 // snapshotResource is sbx_snapshot: an immutable checkpoint of a sandbox or a volume.
 type snapshotResource struct {
-	platform platform.Platform
+	platform  platform.Platform
+	retention retentionSettings
 }
 
 // NewSnapshotResource returns the sbx_snapshot resource.
@@ -59,6 +60,12 @@ type snapshotModel struct {
 	SizeBytes        types.Int64    `tfsdk:"size_bytes"`
 	ParentSnapshotID types.String   `tfsdk:"parent_snapshot_id"`
 	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+
+	// Retention, computed (resource_snapshot_retention.go).
+	Platform        types.String `tfsdk:"platform"`
+	RetentionStatus types.String `tfsdk:"retention_status"`
+	RetentionRule   types.String `tfsdk:"retention_rule"`
+	RetentionAction types.String `tfsdk:"retention_action"`
 }
 
 var (
@@ -73,8 +80,16 @@ func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequ
 }
 
 func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = snapshotBaseSchema(ctx)
+	for name, a := range retentionComputedAttributes("snapshot") {
+		resp.Schema.Attributes[name] = a
+	}
+}
+
+// snapshotBaseSchema is sbx_snapshot without its retention attributes.
+func snapshotBaseSchema(ctx context.Context) schema.Schema {
 	replaceString := []planmodifier.String{stringplanmodifier.RequiresReplace()}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (and memory, where the platform " +
 			"can) or of a volume's contents. Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
 			"`sbx_volume.from_snapshot_id`: restoring always makes a **new** object.\n\n" +
@@ -136,8 +151,6 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"kind": computedString("What the snapshot holds: `filesystem` (a sandbox's files), `memory` " +
 				"(files and memory) or `volume` (a volume's contents)."),
 			"created_at": computedString("When the snapshot was taken (RFC 3339)."),
-			"expires_at": computedString("When the platform deletes the snapshot by itself (RFC 3339); null when " +
-				"it never does (Docker)."),
 			"size_bytes": schema.Int64Attribute{
 				MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it.",
 				Computed:            true,
@@ -156,6 +169,7 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 
 func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	r.retention = retentionFrom(req.ProviderData)
 }
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -181,7 +195,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	if ttl := plan.TTL.ValueString(); ttl != "" {
 		// Already validated; parse again only to hand the platform a duration.
-		spec.TTL, _ = time.ParseDuration(ttl)
+		spec.TTL = sandboxDuration(plan.TTL)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -192,6 +206,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 		// Save the snapshot as soon as it exists, even if something after
 		// failed, so it is never orphaned.
 		plan.applySnapshot(snap)
+		snapshotSetRetention(&plan, snap, r.platform.Name(), r.retention.orDefault())
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
 	if err != nil {
@@ -207,7 +222,8 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	snap, err := r.platform.Snapshots().Get(ctx, state.ID.ValueString())
 	if platform.IsNotFound(err) {
-		addGoneWarning(&resp.Diagnostics, "snapshot", state.ID.ValueString())
+		addGoneOrExpiredWarning(&resp.Diagnostics, "snapshot", state.ID.ValueString(), r.platform.Name(),
+			snapshotRetentionOf(state), r.retention.now())
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -216,6 +232,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	state.applySnapshot(snap)
+	snapshotSetRetention(&state, snap, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

@@ -50,10 +50,18 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var state *snapshotModel
 	if req.State.Raw.IsNull() {
 		plan.Kind = snapshotPlannedKind(plan)
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	} else {
+		state = &snapshotModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
+	snapshotPlanRetention(&plan, state, r.platform.Name(), r.retention.orDefault(), &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // snapshotCheckCapabilities rejects, at plan time, a snapshot the platform

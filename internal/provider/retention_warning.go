@@ -34,8 +34,8 @@ func retentionFieldsOf(d retention.Deadline, ok bool, now time.Time, warnBefore 
 	}
 	if ok {
 		f.ExpiresAt = types.StringValue(d.At.UTC().Format(time.RFC3339))
-		f.Rule = types.StringValue(d.Rule)
-		f.Action = types.StringValue(string(d.Action))
+		f.Rule = sandboxStringOrNull(d.Rule)
+		f.Action = sandboxStringOrNull(string(d.Action))
 	}
 	return f
 }

@@ -60,6 +60,25 @@ func sandboxFromContainer(c container.InspectResponse) *platform.Sandbox {
 	return sb
 }
 
+// containerOwnEnv is the environment a container was given: its variables
+// minus those identical to its image's (the engine copies the image's env
+// into every container). A variable the container overrides is kept.
+func containerOwnEnv(ctrEnv, imageEnv []string) map[string]string {
+	inherited := make(map[string]bool, len(imageEnv))
+	for _, kv := range imageEnv {
+		inherited[kv] = true
+	}
+	out := map[string]string{}
+	for _, kv := range ctrEnv {
+		if inherited[kv] {
+			continue
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out
+}
+
 // parseEngineTime reads an engine timestamp; the engine's "never" (year 1)
 // and anything unreadable are the zero time.
 func parseEngineTime(s string) time.Time {

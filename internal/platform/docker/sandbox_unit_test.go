@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -205,6 +206,33 @@ func TestCheckSandboxSpec(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error = %v, want one saying %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestContainerOwnEnv: a sandbox's env is the container's variables minus
+// those it inherited unchanged from its image.
+func TestContainerOwnEnv(t *testing.T) {
+	tests := []struct {
+		name       string
+		ctr, image []string
+		want       map[string]string
+	}{
+		{name: "nothing given", ctr: []string{"PATH=/usr/bin"}, image: []string{"PATH=/usr/bin"}, want: map[string]string{}},
+		{name: "given variables", ctr: []string{"PATH=/usr/bin", "TOKEN=s3cret", "EMPTY="}, image: []string{"PATH=/usr/bin"},
+			want: map[string]string{"TOKEN": "s3cret", "EMPTY": ""}},
+		{name: "image variable overridden", ctr: []string{"PATH=/opt/bin", "LANG=C"}, image: []string{"PATH=/usr/bin", "LANG=C"},
+			want: map[string]string{"PATH": "/opt/bin"}},
+		{name: "snapshot image blanks a secret, restored box sets it", ctr: []string{"TOKEN=new"}, image: []string{"TOKEN="},
+			want: map[string]string{"TOKEN": "new"}},
+		{name: "value with equals signs", ctr: []string{"OPTS=a=b=c"}, image: nil, want: map[string]string{"OPTS": "a=b=c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := containerOwnEnv(tt.ctr, tt.image)
+			if !maps.Equal(got, tt.want) {
+				t.Fatalf("containerOwnEnv(%q, %q) = %v, want %v", tt.ctr, tt.image, got, tt.want)
 			}
 		})
 	}

@@ -31,7 +31,26 @@ func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, erro
 	if err != nil {
 		return nil, wrapErr(kindSandbox, id, err)
 	}
-	return sandboxFromContainer(c), nil
+	sb := sandboxFromContainer(c)
+	sb.Env = s.givenEnv(ctx, c)
+	return sb, nil
+}
+
+// givenEnv is the env the sandbox was given; nil when the image it was
+// made from is gone, since then the image's own variables are unknown.
+func (s *sandboxes) givenEnv(ctx context.Context, c container.InspectResponse) map[string]string {
+	if c.Config == nil {
+		return nil
+	}
+	img, err := s.api.ImageInspect(ctx, c.Image)
+	if err != nil {
+		return nil
+	}
+	var imageEnv []string
+	if img.Config != nil {
+		imageEnv = img.Config.Env
+	}
+	return containerOwnEnv(c.Config.Env, imageEnv)
 }
 
 // List returns the sandboxes the provider made, newest first, that carry
