@@ -60,7 +60,7 @@ func (k *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 			k.ctxMidAttempt = true
 			return false, ctx.Err()
 		}
-		k.last = fmt.Errorf("%s %s: %w", k.method, k.path, unwrapURLError(err))
+		k.last = fmt.Errorf("%s %s: no response: %w", k.method, k.path, unwrapURLError(err))
 		k.lastResp = nil
 		if retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err); !retry {
 			return false, nil // permanent: certificate, scheme, header, redirect loop

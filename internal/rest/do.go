@@ -126,7 +126,7 @@ func (k *call) finish(hresp *http.Response, out any) (*Response, error) {
 		apiErr := k.last
 		switch {
 		case k.retrying:
-			return resp, fmt.Errorf("%w (gave up after %d attempts)", apiErr, k.attempt)
+			return resp, fmt.Errorf("%w (gave up after %s)", apiErr, attempts(k.attempt))
 		case retryableStatus(hresp.StatusCode) && !k.idempotent:
 			return resp, fmt.Errorf("%w: %w", apiErr, ErrMaybeApplied)
 		}
@@ -167,11 +167,11 @@ func (k *call) transportFailure(err error) error {
 	}
 	last := k.last
 	if last == nil {
-		last = fmt.Errorf("%s %s: %w", k.method, k.path, err)
+		last = fmt.Errorf("%s %s: no response: %w", k.method, k.path, err)
 	}
 	switch {
 	case k.retrying:
-		return fmt.Errorf("%w (gave up after %d attempts)", last, k.attempt)
+		return fmt.Errorf("%w (gave up after %s)", last, attempts(k.attempt))
 	case k.maybeSent && !k.idempotent:
 		return fmt.Errorf("%w: %w", last, ErrMaybeApplied)
 	}
@@ -183,4 +183,11 @@ func closeBody(r *http.Response) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 64<<10))
 		_ = r.Body.Close()
 	}
+}
+
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
 }
