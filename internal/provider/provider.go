@@ -125,5 +125,6 @@ func (p *sbxProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSnapshotsDataSource,
 		NewVolumeDataSource,
 		NewTemplateDataSource,
+		NewSandboxesDataSource,
 	}
 }
