@@ -16,9 +16,9 @@ var maxTimeoutByTier = map[string]time.Duration{
 // capabilitiesFor is E2B's row of the capability matrix for a tier.
 func capabilitiesFor(tier string) platform.Capabilities {
 	return platform.Capabilities{
-		PauseWithMemory:      true, // POST /sandboxes/{id}/pause {memory: true}
-		Stop:                 true, // pause {memory: false}: filesystem only, cold boot on resume
-		SandboxFromSnapshot:  true, // POST /sandboxes {templateID: <snapshot id>}
+		PauseWithMemory:      true,  // POST /sandboxes/{id}/pause {memory: true}
+		Stop:                 true,  // pause {memory: false}: filesystem only, cold boot on resume
+		SandboxFromSnapshot:  true,  // POST /sandboxes {templateID: <snapshot id>}
 		SandboxLabelsMutable: false, // metadata is set at create only
 		SandboxEnvMutable:    false, // envVars are set at create only
 		SandboxResizeInPlace: false, // a sandbox takes its size from its template

@@ -1,0 +1,185 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+)
+
+func e2bTestTemplate(t *testing.T, p *Platform) string {
+	t.Helper()
+	tpl, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "base", Dockerfile: "FROM alpine\n"})
+	if err != nil {
+		t.Fatalf("template: %v", err)
+	}
+	return tpl.ID
+}
+
+func TestSandboxLifecycleOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	tpl := e2bTestTemplate(t, p)
+	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{
+		Name: "box1", TemplateID: tpl, State: platform.StateRunning,
+		Env: map[string]string{"TOKEN": "s3cret"}, Labels: map[string]string{"team": "ml"},
+		Lifecycle: platform.Lifecycle{Timeout: 30 * time.Minute, OnTimeout: platform.OnTimeoutPause},
+	})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	view, ok := fake.Sandbox(sb.ID)
+	if !ok {
+		t.Fatalf("sandbox %s not on the fake", sb.ID)
+	}
+	if view.Timeout != 1800 || !view.AutoPause || view.EnvVars["TOKEN"] != "s3cret" || view.Metadata["team"] != "ml" ||
+		view.Metadata[platform.LabelManaged] != "true" || view.Metadata[platform.LabelName] != "box1" {
+		t.Errorf("fake sandbox = %+v", view)
+	}
+	if sb.Status != platform.StateRunning || sb.Name != "box1" || sb.ExpiresAt.IsZero() ||
+		sb.Lifecycle.OnTimeout != platform.OnTimeoutPause || sb.Lifecycle.Timeout != 30*time.Minute {
+		t.Errorf("sandbox = %+v", sb)
+	}
+
+	steps := []struct {
+		to         platform.SandboxState
+		fakeState  string
+		withMemory bool
+	}{
+		{platform.StatePaused, "paused", true},
+		{platform.StateRunning, "running", true},
+		{platform.StatePaused, "paused", true},
+		{platform.StateRunning, "running", true},
+	}
+	for _, st := range steps {
+		got, err := p.Sandboxes().SetState(ctx, sb.ID, st.to)
+		if err != nil {
+			t.Fatalf("SetState(%s): %v", st.to, err)
+		}
+		v, _ := fake.Sandbox(sb.ID)
+		if got.Status != st.to || v.State != st.fakeState || (st.fakeState == "paused" && v.PausedWithMemory != st.withMemory) {
+			t.Errorf("after SetState(%s): status %s, fake %+v", st.to, got.Status, v)
+		}
+	}
+	// Paused boxes cannot become stopped in place: E2B cannot record it.
+	if _, err := p.Sandboxes().SetState(ctx, sb.ID, platform.StateStopped); !errors.Is(err, platform.ErrConflict) {
+		t.Errorf("SetState(stopped) on a box made to pause: %v, want a conflict", err)
+	}
+
+	got, err := p.Sandboxes().SetLifecycle(ctx, sb.ID, platform.Lifecycle{Timeout: 2 * time.Hour, OnTimeout: platform.OnTimeoutPause})
+	if err != nil {
+		t.Fatalf("SetLifecycle: %v", err)
+	}
+	if v, _ := fake.Sandbox(sb.ID); v.Timeout != 7200 || got.Lifecycle.Timeout != 2*time.Hour {
+		t.Errorf("after SetLifecycle: fake timeout %d, sandbox %+v", v.Timeout, got.Lifecycle)
+	}
+	if _, err := p.Sandboxes().SetLifecycle(ctx, sb.ID, platform.Lifecycle{Timeout: time.Hour, OnTimeout: platform.OnTimeoutKill}); !errors.Is(err, platform.ErrUnsupported) {
+		t.Errorf("changing on_timeout in place: %v, want unsupported", err)
+	}
+
+	list, err := p.Sandboxes().List(ctx, platform.SandboxFilter{Labels: map[string]string{"team": "ml"}})
+	if err != nil || len(list) != 1 || list[0].ID != sb.ID {
+		t.Errorf("List = %+v, %v", list, err)
+	}
+	if err := p.Sandboxes().Delete(ctx, sb.ID); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if err := p.Sandboxes().Delete(ctx, sb.ID); err != nil {
+		t.Errorf("Delete of a gone box: %v", err)
+	}
+	if _, err := p.Sandboxes().Get(ctx, sb.ID); !platform.IsNotFound(err) {
+		t.Errorf("Get after delete: %v, want not found", err)
+	}
+}
+
+func TestSandboxStoppedOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{TemplateID: e2bTestTemplate(t, p), State: platform.StateStopped})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	v, _ := fake.Sandbox(sb.ID)
+	if sb.Status != platform.StateStopped || v.State != "paused" || v.PausedWithMemory {
+		t.Fatalf("created stopped: status %s, fake %+v", sb.Status, v)
+	}
+	if v.Timeout != 300 || v.TimeoutOmitted {
+		t.Errorf("timeout sent = %d (omitted %v), want the 300 s default", v.Timeout, v.TimeoutOmitted)
+	}
+	for _, to := range []platform.SandboxState{platform.StateRunning, platform.StateStopped} {
+		got, err := p.Sandboxes().SetState(ctx, sb.ID, to)
+		if err != nil || got.Status != to {
+			t.Fatalf("SetState(%s) = %+v, %v", to, got, err)
+		}
+	}
+	if v, _ := fake.Sandbox(sb.ID); v.PausedWithMemory {
+		t.Errorf("a stop kept memory: %+v", v)
+	}
+	if got, err := p.Sandboxes().Get(ctx, sb.ID); err != nil || got.Status != platform.StateStopped {
+		t.Errorf("Get = %+v, %v; want stopped", got, err)
+	}
+	if _, err := p.Sandboxes().SetState(ctx, sb.ID, platform.StatePaused); !errors.Is(err, platform.ErrConflict) {
+		t.Errorf("SetState(paused) on a box made to stop: %v, want a conflict", err)
+	}
+}
+
+func TestSandboxOutOfBandOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{TemplateID: e2bTestTemplate(t, p)})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	fake.PauseOutOfBand(sb.ID)
+	if got, err := p.Sandboxes().Get(ctx, sb.ID); err != nil || got.Status != platform.StatePaused || !got.ExpiresAt.IsZero() {
+		t.Errorf("after an out-of-band pause: %+v, %v", got, err)
+	}
+	fake.KillOutOfBand(sb.ID)
+	if _, err := p.Sandboxes().Get(ctx, sb.ID); !platform.IsNotFound(err) {
+		t.Errorf("after an out-of-band kill: %v, want not found", err)
+	}
+}
+
+func TestSandboxRefusalsOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	tpl := e2bTestTemplate(t, p)
+	for name, spec := range map[string]platform.SandboxSpec{
+		"cpu":           {TemplateID: tpl, CPUCount: 2},
+		"idle":          {TemplateID: tpl, Lifecycle: platform.Lifecycle{IdleTimeout: time.Minute}},
+		"stop on limit": {TemplateID: tpl, Lifecycle: platform.Lifecycle{OnTimeout: platform.OnTimeoutStop}},
+	} {
+		if _, err := p.Sandboxes().Create(context.Background(), spec); !errors.Is(err, platform.ErrUnsupported) {
+			t.Errorf("%s: %v, want unsupported", name, err)
+		}
+	}
+	if n := len(fake.Sandboxes()); n != 0 {
+		t.Errorf("refused creates made %d sandboxes", n)
+	}
+}
+
+func TestSandboxCreateAnswerLostOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	tpl := e2bTestTemplate(t, p)
+	fake.Inject("POST /sandboxes", e2bfake.Fault{DropAfterHandling: true})
+	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{Name: "once", TemplateID: tpl})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if all := fake.Sandboxes(); len(all) != 1 || all[0].ID != sb.ID {
+		t.Fatalf("fake has %d sandboxes (%+v), want exactly the one returned (%s)", len(all), all, sb.ID)
+	}
+	if n := fake.Requests("POST /sandboxes"); n != 1 {
+		t.Errorf("POST /sandboxes sent %d times, want 1 (the lost answer is looked up, not re-sent)", n)
+	}
+	again, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{Name: "once", TemplateID: tpl})
+	if err != nil {
+		t.Fatalf("second Create: %v", err)
+	}
+	if all := fake.Sandboxes(); len(all) != 1 || again.ID != sb.ID {
+		t.Errorf("after a second create of the same name: %d sandboxes, id %s (first %s)", len(all), again.ID, sb.ID)
+	}
+}

@@ -1,0 +1,133 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+)
+
+func TestTemplateLifecycleOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	dir := e2bTestContext(t, map[string]string{"agent.py": "print('hi')\n"})
+	spec := platform.TemplateSpec{
+		Name:       "agent-tpl",
+		Dockerfile: "FROM python:3.12\nRUN pip install \\\n  requests\nCOPY --chown=user agent.py /app/\nENV MODE=test\n",
+		ContextDir: dir, StartCmd: "python /app/agent.py", ReadyCmd: "true", CPUCount: 2, MemoryMB: 1024,
+	}
+	tpl, err := p.Templates().Create(ctx, spec)
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if tpl.ID == "" || tpl.BuildID == "" || tpl.Status != "ready" || tpl.Name != "agent-tpl" || tpl.CPUCount != 2 || tpl.MemoryMB != 1024 {
+		t.Fatalf("created template = %+v", tpl)
+	}
+	views := fake.Templates()
+	if len(views) != 1 || len(views[0].Builds) != 1 {
+		t.Fatalf("fake templates = %+v", views)
+	}
+	b := views[0].Builds[0]
+	if b.FromImage != "python:3.12" || b.StartCmd != spec.StartCmd || b.ReadyCmd != "true" {
+		t.Errorf("build = %+v", b)
+	}
+	var copyStep *e2bfake.StepView
+	for i := range b.Steps {
+		if b.Steps[i].Type == "COPY" {
+			copyStep = &b.Steps[i]
+		}
+	}
+	if copyStep == nil || copyStep.FilesHash == "" || copyStep.Args[0] != "agent.py" || copyStep.Args[2] != "user" {
+		t.Fatalf("COPY step = %+v", copyStep)
+	}
+	if views[0].Files[copyStep.FilesHash] == 0 {
+		t.Errorf("the context was not uploaded under %s: %v", copyStep.FilesHash, views[0].Files)
+	}
+
+	// A rebuild is a new build of the same template.
+	spec.Dockerfile += "RUN echo again\n"
+	re, err := p.Templates().Rebuild(ctx, tpl.ID, spec)
+	if err != nil {
+		t.Fatalf("Rebuild: %v", err)
+	}
+	if re.ID != tpl.ID || re.BuildID == tpl.BuildID {
+		t.Errorf("rebuild: id %s→%s, build %s→%s; want same id, new build", tpl.ID, re.ID, tpl.BuildID, re.BuildID)
+	}
+	if n := len(fake.Templates()[0].Builds); n != 2 {
+		t.Errorf("builds after rebuild = %d, want 2", n)
+	}
+
+	got, err := p.Templates().Get(ctx, tpl.ID)
+	if err != nil || got.BuildID != re.BuildID {
+		t.Fatalf("Get = %+v, %v; want build %s", got, err, re.BuildID)
+	}
+	list, err := p.Templates().List(ctx, platform.TemplateFilter{Name: "agent-tpl"})
+	if err != nil || len(list) != 1 || list[0].ID != tpl.ID {
+		t.Fatalf("List = %+v, %v", list, err)
+	}
+	if err := p.Templates().Delete(ctx, tpl.ID); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if err := p.Templates().Delete(ctx, tpl.ID); err != nil {
+		t.Errorf("second Delete: %v", err)
+	}
+	if _, err := p.Templates().Get(ctx, tpl.ID); !platform.IsNotFound(err) {
+		t.Errorf("Get after delete: %v, want not found", err)
+	}
+}
+
+func TestTemplateFailedBuildOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	fake.FailNextBuild("broken", "step 2 exited with 1")
+	_, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "broken", Dockerfile: "FROM alpine\nRUN false\n"})
+	if err == nil || !strings.Contains(err.Error(), "step 2 exited with 1") {
+		t.Fatalf("err = %v, want the build's failure reason", err)
+	}
+}
+
+func TestTemplateFromImageOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	tpl, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "prebuilt", Image: "ghcr.io/acme/agent:1"})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	b := fake.Templates()[0].Builds[0]
+	if b.FromImage != "ghcr.io/acme/agent:1" || len(b.Steps) != 0 || tpl.Status != "ready" {
+		t.Errorf("build = %+v, template = %+v", b, tpl)
+	}
+}
+
+func TestValidateTemplateSpec(t *testing.T) {
+	p, _ := e2bTestPlatform(t, e2bfake.Options{})
+	tests := []struct {
+		name string
+		spec platform.TemplateSpec
+		want string
+	}{
+		{"good", platform.TemplateSpec{Dockerfile: "FROM alpine\nRUN true"}, ""},
+		{"image", platform.TemplateSpec{Image: "alpine"}, ""},
+		{"bad line", platform.TemplateSpec{Dockerfile: "FROM alpine\nEXPOSE 80"}, "line 2: EXPOSE"},
+		{"labels", platform.TemplateSpec{Image: "alpine", Labels: map[string]string{"a": "b"}}, "template labels"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := p.ValidateTemplateSpec(tt.spec)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			var de *DockerfileError
+			if strings.Contains(tt.want, "line") && !errors.As(err, &de) {
+				t.Errorf("err %T is not a *DockerfileError", err)
+			}
+		})
+	}
+}
