@@ -188,18 +188,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.counts[key]++
 	s.mu.Unlock()
 
-	input := &openapi3filter.RequestValidationInput{
-		Request:    vreq,
-		PathParams: rawParams,
-		Route:      route,
-		Options: &openapi3filter.Options{
-			AuthenticationFunc: s.authenticate,
-			// Defaults stay out so handlers see what the client really sent
-			// (the fake records an omitted sandbox timeout).
-			SkipSettingDefaults: true,
-			MultiError:          true,
-		},
-	}
+	opts := validationOptions()
+	opts.AuthenticationFunc = s.authenticate
+	// Defaults stay out so handlers see what the client really sent (the fake
+	// records an omitted sandbox timeout).
+	opts.SkipSettingDefaults = true
+	input := &openapi3filter.RequestValidationInput{Request: vreq, PathParams: rawParams, Route: route, Options: opts}
 	authFailed, problems := splitRequestErrors(openapi3filter.ValidateRequest(r.Context(), input))
 	if len(problems) > 0 {
 		s.violation("%s %s: request does not match the spec: %s", r.Method, r.URL.RequestURI(), strings.Join(problems, "; "))
@@ -240,6 +234,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.send(w, r, input, rep)
+}
+
+// validationOptions report every mismatch, each as "at <JSON pointer>: reason"
+// rather than kin-openapi's default dump of the whole schema.
+func validationOptions() *openapi3filter.Options {
+	opts := &openapi3filter.Options{MultiError: true}
+	opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
+		return fmt.Sprintf("at /%s: %s", strings.Join(err.JSONPointer(), "/"), err.Reason)
+	})
+	return opts
 }
 
 // authenticate is kin-openapi's hook for the spec's security schemes: the fake
@@ -286,7 +290,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, input *openapi3fil
 		Status:                 rep.status,
 		Header:                 header,
 		Body:                   io.NopCloser(bytes.NewReader(data)),
-		Options:                &openapi3filter.Options{MultiError: true},
+		Options:                validationOptions(),
 	})
 	if err != nil {
 		s.violation("%s %s: the fake's %d response does not match the spec: %s", r.Method, r.URL.RequestURI(), rep.status, strings.ReplaceAll(err.Error(), "\n", " "))
