@@ -214,7 +214,7 @@ func TestE2BFakeTimeoutExpiry(t *testing.T) {
 func TestE2BFakeOutOfBand(t *testing.T) {
 	srv := New(t, Options{APIKey: testKey, BuildPolls: 1, TeamSlug: "acme"})
 	api := newFakeAPI(t, srv)
-	templateID, _ := api.readyTemplate("base")
+	templateID := api.readyTemplate("base")
 	var sb sandboxJSON
 	api.must(http.StatusCreated, "POST", "/sandboxes", map[string]any{"templateID": "acme/base:default", "timeout": 600}).decode(t, &sb)
 	var snap snapshotInfoJSON

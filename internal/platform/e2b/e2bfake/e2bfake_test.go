@@ -125,7 +125,7 @@ func TestE2BFakeSandboxLifecycle(t *testing.T) {
 	clock := retention.NewFakeClock(epoch)
 	srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 1})
 	api := newFakeAPI(t, srv)
-	templateID, _ := api.readyTemplate("base")
+	templateID := api.readyTemplate("base")
 
 	var vol volumeAndTokenJSON
 	api.must(http.StatusCreated, "POST", "/volumes", map[string]any{"name": "data"}).decode(t, &vol)

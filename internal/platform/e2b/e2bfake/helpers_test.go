@@ -118,7 +118,7 @@ func (r *recordingTB) recorded() []string {
 }
 
 // readyTemplate creates a template and builds it to ready through the API.
-func (a *fakeAPI) readyTemplate(name string) (templateID, buildID string) {
+func (a *fakeAPI) readyTemplate(name string) (templateID string) {
 	a.t.Helper()
 	var created templateRequestResponseV3
 	a.must(http.StatusAccepted, "POST", "/v3/templates", map[string]any{"name": name, "cpuCount": 2, "memoryMB": 1024}).decode(a.t, &created)
@@ -127,11 +127,11 @@ func (a *fakeAPI) readyTemplate(name string) (templateID, buildID string) {
 		var info templateBuildInfo
 		a.must(http.StatusOK, "GET", "/templates/"+created.TemplateID+"/builds/"+created.BuildID+"/status", nil).decode(a.t, &info)
 		if info.Status == buildReady {
-			return created.TemplateID, created.BuildID
+			return created.TemplateID
 		}
 	}
 	a.t.Fatalf("template %s never became ready", name)
-	return "", ""
+	return ""
 }
 
 // checkClean asserts that the fake saw no violation and that every answer the
