@@ -28,6 +28,10 @@ import (
 
 const sandboxAccAddr = "sbx_sandbox.test"
 
+// sandboxAccImportIgnore: Docker does not report when a box entered its
+// status, so an import records the import time as status_since.
+var sandboxAccImportIgnore = []string{"status_since"}
+
 // sandboxAccTemplateHCL is an sbx_template building the test agent image.
 func sandboxAccTemplateHCL(t *testing.T, name string) string {
 	return fmt.Sprintf(`
@@ -190,9 +194,10 @@ func TestAccSandbox_lifecycle(t *testing.T) {
 			step("stopped", "exited", "created"),
 			step("running", "running"),
 			{
-				ResourceName:      sandboxAccAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
+				ResourceName:            sandboxAccAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: sandboxAccImportIgnore,
 			},
 			{
 				// The same through an import {} block: the plan must be an
@@ -248,9 +253,10 @@ func TestAccSandbox_resize(t *testing.T) {
 				Check: memory(96),
 			},
 			{
-				ResourceName:      sandboxAccAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
+				ResourceName:            sandboxAccAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: sandboxAccImportIgnore,
 			},
 		},
 	})
@@ -398,10 +404,20 @@ resource "sbx_sandbox" "test" {
 				},
 			},
 			{
+				// env is read back on import (the container's variables that
+				// differ from its image's), so it verifies like the rest.
 				ResourceName:            sandboxAccAddr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"env"}, // never read back from the platform
+				ImportStateVerifyIgnore: sandboxAccImportIgnore,
+			},
+			{
+				// An import {} block with the same env config plans no change,
+				// not a replacement.
+				Config:          config,
+				ResourceName:    sandboxAccAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
 			},
 		},
 	})

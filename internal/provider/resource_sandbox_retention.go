@@ -168,7 +168,9 @@ func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing boo
 		predicted.CreatedAt, predicted.StartedAt, predicted.StatusSince = nowTF, nowTF, nowTF
 		plan.StatusSince = types.StringUnknown()
 	case !plan.State.Equal(state.State):
-		predicted.StatusSince = nowTF
+		// The plan leaves started_at unknown across a state change; only a
+		// start from stopped restarts it (an unpause keeps it).
+		predicted.StatusSince, predicted.StartedAt, predicted.CreatedAt = nowTF, state.StartedAt, state.CreatedAt
 		if plan.State.ValueString() == string(platform.StateRunning) && state.Status.ValueString() == string(platform.StateStopped) {
 			predicted.StartedAt = nowTF
 		}

@@ -1,0 +1,112 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+var retentionTestNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func TestRetentionWarning(t *testing.T) {
+	docker := retention.Deadline{At: retentionTestNow.Add(5 * time.Hour), Rule: "paused_sandbox", Action: retention.ActionDelete}
+	e2b := retention.Deadline{At: retentionTestNow.Add(-2 * time.Hour), Rule: "running_sandbox", Action: retention.ActionKill, Enforced: true}
+	tests := []struct {
+		name     string
+		platform string
+		d        retention.Deadline
+		warn     time.Duration
+		planned  bool
+		want     []string // substrings of summary + detail; nil = no warning
+	}{
+		{name: "far away: no warning", platform: "docker", d: docker, warn: time.Hour},
+		{name: "expiring", platform: "docker", d: docker, warn: 72 * time.Hour, want: []string{
+			"Sandbox retention deadline in 5h",
+			"this sandbox expires in 5h: on docker the paused_sandbox rule will delete it at 2026-03-01T17:00:00Z.",
+			"docker does not enforce this deadline", "retention.paused_sandbox", "retention.warn_before (3d)"}},
+		{name: "expired", platform: "e2b", d: e2b, warn: time.Hour, want: []string{
+			"Sandbox past its retention deadline",
+			"this sandbox expired 2h ago: on e2b the running_sandbox rule was to kill it at 2026-03-01T10:00:00Z.",
+			"e2b acts on this deadline by itself."}},
+		{name: "planned", platform: "docker", d: docker, warn: 6 * time.Hour, planned: true, want: []string{
+			"once applied, this sandbox expires in 5h"}},
+		{name: "at the deadline is expired", platform: "docker", d: retention.Deadline{At: retentionTestNow, Rule: "r", Action: retention.ActionStop},
+			warn: 0, want: []string{"expired 0s ago", "the r rule was to stop it"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			summary, detail, ok := retentionWarning("sandbox", tt.platform, tt.d, retentionTestNow, tt.warn, tt.planned)
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("want no warning, got %q: %q", summary, detail)
+				}
+				return
+			}
+			if !ok {
+				t.Fatal("want a warning, got none")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(summary+"\n"+detail, w) {
+					t.Errorf("warning %q: %q lacks %q", summary, detail, w)
+				}
+			}
+		})
+	}
+}
+
+// TestAddRetentionWarningPointsAtExpiresAt: the warning is attached to
+// expires_at, so Terraform prints the resource address with it.
+func TestAddRetentionWarningPointsAtExpiresAt(t *testing.T) {
+	var diags diag.Diagnostics
+	d := retention.Deadline{At: retentionTestNow.Add(time.Hour), Rule: "volume_snapshot", Action: retention.ActionExpire, Enforced: true}
+	addRetentionWarning(&diags, "snapshot", "fly", d, retentionTestNow, 2*time.Hour, false)
+	if diags.WarningsCount() != 1 {
+		t.Fatalf("want one warning, got %v", diags)
+	}
+	w, ok := diags.Warnings()[0].(diag.DiagnosticWithPath)
+	if !ok || !w.Path().Equal(pathExpiresAt) {
+		t.Fatalf("warning not attached to expires_at: %#v", diags.Warnings()[0])
+	}
+	if !strings.Contains(w.Summary(), "Snapshot retention deadline in 1h") {
+		t.Errorf("summary %q", w.Summary())
+	}
+}
+
+func TestAddGoneOrExpiredWarning(t *testing.T) {
+	past := retentionFields{ExpiresAt: types.StringValue("2026-03-01T10:00:00Z"), Status: types.StringValue("expired"),
+		Rule: types.StringValue("paused_sandbox"), Action: types.StringValue("delete")}
+	future := past
+	future.ExpiresAt = types.StringValue("2026-03-02T10:00:00Z")
+	none := retentionFields{ExpiresAt: types.StringNull(), Status: types.StringValue("ok"), Rule: types.StringNull(), Action: types.StringNull()}
+	tests := []struct {
+		name string
+		f    retentionFields
+		want []string
+	}{
+		{name: "past its deadline", f: past, want: []string{"Sandbox removed at its retention deadline",
+			`The sandbox "box1" is no longer on docker. Its retention deadline passed at 2026-03-01T10:00:00Z: the paused_sandbox rule was to delete it then`,
+			"removed from the state, and the plan will create it again"}},
+		{name: "deadline not reached: plain gone warning", f: future, want: []string{"sandbox no longer exists", "deleted outside Terraform"}},
+		{name: "no deadline: plain gone warning", f: none, want: []string{"sandbox no longer exists"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			addGoneOrExpiredWarning(&diags, "sandbox", "box1", "docker", tt.f, retentionTestNow)
+			if diags.WarningsCount() != 1 || diags.HasError() {
+				t.Fatalf("want exactly one warning, got %v", diags)
+			}
+			text := diags[0].Summary() + "\n" + diags[0].Detail()
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q lacks %q", text, w)
+				}
+			}
+		})
+	}
+}
