@@ -44,7 +44,9 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"retention deadline judged now: `expires_at`, `retention_status` (`ok`, `expiring` within the provider's " +
 			"`retention.warn_before`, or `expired`), and the rule and action behind it. The deadline is computed from what " +
 			"the platform reports about the box, with the same policy, overrides and clock as `sbx_sandbox`. Finding none is " +
-			"not an error (the list is empty). Made for `check` blocks, e.g. one that fails when any box has expired.",
+			"not an error (the list is empty). Made for `check` blocks, e.g. one that fails when any box has expired. " +
+			"On Docker a box's own `timeout` and other lifecycle settings live only in Terraform state, not on the container, " +
+			"so here only the provider's `retention` overrides give Docker boxes a deadline (see the retention guide).",
 		Attributes: map[string]schema.Attribute{
 			"labels": schema.MapAttribute{
 				MarkdownDescription: "Only boxes carrying every one of these labels (other labels may be present too).",
