@@ -6,6 +6,12 @@ package provider
 import (
 	"context"
 	"os"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -13,7 +19,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -38,8 +46,10 @@ func NewWithClock(version string, clock retention.Clock) func() provider.Provide
 
 // providerModel is the provider block.
 type providerModel struct {
-	Docker    *dockerBlockModel `tfsdk:"docker"`
-	Retention types.Object      `tfsdk:"retention"`
+	Docker     *dockerBlockModel `tfsdk:"docker"`
+	E2B        *e2bBlockModel    `tfsdk:"e2b"`
+	Retention  types.Object      `tfsdk:"retention"`
+	MaxRetries types.Int64       `tfsdk:"max_retries"`
 }
 
 // dockerBlockModel is the docker {} block.
@@ -69,7 +79,16 @@ func (p *sbxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					},
 				},
 			},
+			"e2b":       e2bBlock(),
 			"retention": retentionBlock(),
+		},
+		Attributes: map[string]schema.Attribute{
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: "How often a failed API request is retried (REST platforms): a 429 for any request, " +
+					"a 5xx or lost connection only for requests safe to repeat. Default " + strconv.Itoa(rest.DefaultMaxRetries) + "; 0 disables retries.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 20)},
+			},
 		},
 	}
 }
@@ -81,23 +100,8 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 
-	dockerCfg := docker.Config{Host: os.Getenv("DOCKER_HOST")}
-	if cfg.Docker != nil {
-		if cfg.Docker.Host.IsUnknown() {
-			resp.Diagnostics.AddAttributeError(pathDockerHost, "Unknown Docker host",
-				"docker.host depends on a value known only after apply; the provider needs it to plan. "+
-					"Set it to a known value or use DOCKER_HOST.")
-			return
-		}
-		if h := cfg.Docker.Host.ValueString(); h != "" {
-			dockerCfg.Host = h
-		}
-	}
-
-	plat, err := docker.New(ctx, dockerCfg)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot connect to Docker", err.Error()+
-			"\n\nStart the Docker engine, or point the provider at one with docker { host = ... } or DOCKER_HOST.")
+	plat := p.newPlatform(ctx, cfg, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	ret, diags := retentionFromConfig(cfg.Retention, p.clock)
@@ -108,6 +112,54 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	data := &providerData{platform: plat, retention: ret}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+}
+
+// newPlatform builds the platform of the one platform block given; none means Docker.
+func (p *sbxProvider) newPlatform(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) platform.Platform {
+	var blocks []string
+	if cfg.Docker != nil {
+		blocks = append(blocks, "docker")
+	}
+	if cfg.E2B != nil {
+		blocks = append(blocks, "e2b")
+	}
+	if len(blocks) > 1 {
+		diags.AddError("Several platform blocks",
+			"The provider block has both "+strings.Join(blocks, " and ")+"; give exactly one platform block "+
+				"(none means docker). Use provider aliases to manage several platforms.")
+		return nil
+	}
+	maxRetries := rest.DefaultMaxRetries
+	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
+		maxRetries = int(cfg.MaxRetries.ValueInt64())
+	}
+	if cfg.E2B != nil {
+		return newE2BPlatform(cfg.E2B, maxRetries, p.version, diags)
+	}
+	return newDockerPlatform(ctx, cfg.Docker, diags)
+}
+
+// newDockerPlatform connects to the Docker engine of the docker block (or DOCKER_HOST).
+func newDockerPlatform(ctx context.Context, block *dockerBlockModel, diags *diag.Diagnostics) platform.Platform {
+	dockerCfg := docker.Config{Host: os.Getenv("DOCKER_HOST")}
+	if block != nil {
+		if block.Host.IsUnknown() {
+			diags.AddAttributeError(pathDockerHost, "Unknown Docker host",
+				"docker.host depends on a value known only after apply; the provider needs it to plan. "+
+					"Set it to a known value or use DOCKER_HOST.")
+			return nil
+		}
+		if h := block.Host.ValueString(); h != "" {
+			dockerCfg.Host = h
+		}
+	}
+	plat, err := docker.New(ctx, dockerCfg)
+	if err != nil {
+		diags.AddError("Cannot connect to Docker", err.Error()+
+			"\n\nStart the Docker engine, or point the provider at one with docker { host = ... } or DOCKER_HOST.")
+		return nil
+	}
+	return plat
 }
 
 func (p *sbxProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -53,6 +54,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 	if r.platform != nil {
 		templateCheckCapabilities(r.platform.Name(), r.platform.Capabilities(), plan, &resp.Diagnostics)
+		templateCheckSpec(ctx, r.platform, plan, &resp.Diagnostics)
 	}
 	plan.ContextHash = templatePlannedHash(plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -189,4 +191,22 @@ func templateValueString(v attr.Value) string {
 		return strconv.FormatInt(tv.ValueInt64(), 10)
 	}
 	return v.String()
+}
+
+// templateCheckSpec asks a platform that can (platform.TemplateSpecValidator)
+// whether it can build the template, e.g. whether E2B's build steps express
+// every Dockerfile line, so the answer comes at plan time, not after a build.
+func templateCheckSpec(ctx context.Context, plat platform.Platform, plan templateModel, diags *diag.Diagnostics) {
+	v, ok := plat.(platform.TemplateSpecValidator)
+	if !ok || plan.Dockerfile.IsUnknown() || plan.Labels.IsUnknown() {
+		return
+	}
+	err := v.ValidateTemplateSpec(templateSpecFrom(ctx, plan, diags))
+	switch {
+	case err == nil:
+	case errors.Is(err, platform.ErrUnsupported):
+		diags.AddError("Template setting not supported on "+plat.Name(), err.Error())
+	default:
+		diags.AddAttributeError(pathTemplateDockerfile, "Dockerfile not supported on "+plat.Name(), err.Error())
+	}
 }

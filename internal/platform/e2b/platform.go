@@ -33,9 +33,11 @@ type Config struct {
 	// MaxRetries is how often a failed request is retried (the provider's max_retries).
 	MaxRetries int
 	UserAgent  string
-	// Sleep waits between retries and between build status polls. Optional:
-	// tests inject one that records the waits instead of sleeping.
+	// Sleep waits between retries of a request. Optional: tests inject one
+	// that records the waits instead of sleeping.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// PollSleep waits between build status polls; default: Sleep, else the timer.
+	PollSleep func(ctx context.Context, d time.Duration) error
 	// HTTPClient is optional (tests).
 	HTTPClient *http.Client
 	// PollInterval is how often a build's status is read; default 2s.
@@ -78,7 +80,10 @@ func New(cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("e2b: %w", err)
 	}
-	p := &Platform{api: api, tier: cfg.Tier, sleep: cfg.Sleep, poll: cfg.PollInterval}
+	p := &Platform{api: api, tier: cfg.Tier, sleep: cfg.PollSleep, poll: cfg.PollInterval}
+	if p.sleep == nil {
+		p.sleep = cfg.Sleep
+	}
 	// Uploads go to a signed URL on another host: a plain client, so the
 	// API key is never sent there.
 	p.upload = cfg.HTTPClient
