@@ -1,6 +1,7 @@
 package e2bfake
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -223,6 +224,16 @@ func TestE2BFakeOutOfBand(t *testing.T) {
 		t.Fatalf("unnamed snapshot = %+v", snap)
 	}
 
+	// A named snapshot on a team with a slug is namespaced; its ID travels
+	// path-escaped.
+	var named snapshotInfoJSON
+	api.must(http.StatusCreated, "POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "nightly"}).decode(t, &named)
+	if named.SnapshotID != "acme/nightly:default" || named.Names[0] != "acme/nightly:default" {
+		t.Fatalf("named snapshot = %+v", named)
+	}
+	api.must(http.StatusCreated, "POST", "/sandboxes", map[string]any{"templateID": named.SnapshotID, "timeout": 60})
+	api.must(http.StatusNoContent, "DELETE", "/templates/"+url.PathEscape(named.SnapshotID), nil)
+
 	srv.PauseOutOfBand(sb.SandboxID)
 	var d sandboxDetailJSON
 	api.must(http.StatusOK, "GET", "/sandboxes/"+sb.SandboxID, nil).decode(t, &d)
@@ -292,4 +303,46 @@ func TestE2BFakeFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Concurrent clients: state stays consistent (run with -race).
+func TestE2BFakeConcurrentClients(t *testing.T) {
+	srv := New(t, Options{APIKey: testKey, BuildPolls: 1})
+	api := newFakeAPI(t, srv)
+	api.readyTemplate("base")
+	const workers = 16
+	errs := make(chan error, workers)
+	for range workers {
+		go func() {
+			ans, err := api.send("POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": 60})
+			if err == nil && ans.status != http.StatusCreated {
+				err = fmt.Errorf("create: %d %s", ans.status, ans.body)
+			}
+			if err == nil {
+				var sb sandboxJSON
+				if err = json.Unmarshal(ans.body, &sb); err == nil {
+					_, err = api.send("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	views := srv.Sandboxes()
+	if len(views) != workers {
+		t.Fatalf("%d sandboxes, want %d", len(views), workers)
+	}
+	for _, v := range views {
+		if v.State != statePaused || v.PauseCount != 1 {
+			t.Fatalf("sandbox %+v", v)
+		}
+	}
+	if srv.Requests("POST /sandboxes") != workers || srv.Requests("post /sandboxes/{sandboxID}/pause") != workers {
+		t.Fatalf("request counts %d, %d", srv.Requests("POST /sandboxes"), srv.Requests("POST /sandboxes/{sandboxID}/pause"))
+	}
+	api.checkClean()
 }

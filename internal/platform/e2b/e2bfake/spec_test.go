@@ -1,0 +1,29 @@
+package e2bfake
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestE2BFakeSpecPath(t *testing.T) {
+	cases := []struct {
+		name string
+		env  string
+		want func(string) bool
+	}{
+		{"override directory", "/specs/here", func(p string) bool { return p == "/specs/here/e2b-openapi.yml" }},
+		{"next to the repository", "", func(p string) bool {
+			_, err := os.Stat(p)
+			return err == nil && filepath.Base(filepath.Dir(p)) == "specs" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "shared"
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("SBX_SPECS_DIR", tc.env)
+			if got := SpecPath(); !tc.want(got) {
+				t.Fatalf("SpecPath() = %s", got)
+			}
+		})
+	}
+}
