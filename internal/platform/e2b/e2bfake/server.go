@@ -1,7 +1,3 @@
-// Package e2bfake is a stateful, in-memory fake of the E2B control-plane API for
-// tests. Every request it receives and every response it writes is checked
-// against the official OpenAPI document (see SpecPath); a mismatch fails the
-// test that started the fake.
 package e2bfake
 
 import (

@@ -1,0 +1,30 @@
+// Package e2bfake is a stateful, in-memory fake of the E2B control-plane API
+// for tests. Every request it receives and every response it writes is checked
+// with kin-openapi against the official OpenAPI document (see SpecPath); a
+// mismatch is reported through the test's Errorf and kept in SpecViolations.
+// A bad request also gets a 400, an unknown route a 404.
+//
+// Semantics, as E2B behaves (see shared/notes/platform-apis.md, section 1):
+//   - Auth: only X-API-Key equal to Options.APIKey; anything else is a 401.
+//   - Templates: POST /v3/templates with a name already in use is a new build
+//     of that template. A build waits until POST /v2/templates/{id}/builds/{b}
+//     starts it, then answers "building" to status polls until the
+//     Options.BuildPolls-th poll, which finds it "ready" (or "error", after
+//     FailNextBuild or when a step's files were never uploaded). Build files
+//     are uploaded to the URL GET /templates/{id}/files/{hash} returns, which
+//     points back at the fake (UploadRoute).
+//   - Sandboxes: templateID may be a template ID or name (optionally
+//     "slug/name" and ":tag") or a snapshot ID. An omitted timeout is 15 s and
+//     recorded (SandboxView.TimeoutOmitted). Whenever a request arrives (or a
+//     view is read), running sandboxes whose end time is not after the clock
+//     are paused (autoPause) or removed. connect resumes a paused sandbox (201)
+//     or only extends a running one's end (200); timeout overwrites the end of a
+//     running sandbox (a paused one is not found).
+//   - Snapshots are templates: they are listed by GET /snapshots (newest first)
+//     and deleted by DELETE /templates/{snapshotID}.
+//   - Lists page with limit/nextToken and X-Next-Token; a token names the first
+//     item of the next page, so deletions between pages skip nothing.
+//
+// Faults (Inject) add 4xx/5xx answers, Retry-After, dropped connections before
+// or after the state change, and latency to chosen routes.
+package e2bfake
