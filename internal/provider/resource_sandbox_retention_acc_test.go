@@ -218,3 +218,73 @@ provider "sbx" {
 		},
 	})
 }
+
+// TestAccSnapshot_retentionOverride: Docker snapshots have no deadline of
+// their own; an override tracks one from created_at, and the clock turns it
+// expiring with no diff in the plan.
+func TestAccSnapshot_retentionOverride(t *testing.T) {
+	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
+	clock := retention.NewFakeClock(time.Now().UTC())
+	const snap = "sbx_snapshot.s"
+	config := `
+provider "sbx" {
+  retention {
+    warn_before         = "1h"
+    filesystem_snapshot = "2h"
+  }
+}
+` + sandboxAccConfig(t, name, "running", "") + `
+resource "sbx_snapshot" "s" {
+  sandbox_id = sbx_sandbox.test.id
+}
+`
+	expect := func(status string) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(snap, tfjsonpath.New("platform"), knownvalue.StringExact("docker")),
+			statecheck.ExpectKnownValue(snap, tfjsonpath.New("retention_status"), knownvalue.StringExact(status)),
+			statecheck.ExpectKnownValue(snap, tfjsonpath.New("retention_rule"), knownvalue.StringExact("filesystem_snapshot")),
+			statecheck.ExpectKnownValue(snap, tfjsonpath.New("retention_action"), knownvalue.StringExact("expire")),
+		}
+	}
+	checkDeadline := func(s *terraform.State) error {
+		rs := s.RootModule().Resources[snap]
+		created, err := time.Parse(time.RFC3339, rs.Primary.Attributes["created_at"])
+		if err != nil {
+			return err
+		}
+		if want := created.Add(2 * time.Hour).UTC().Format(time.RFC3339); rs.Primary.Attributes["expires_at"] != want {
+			return fmt.Errorf("snapshot expires_at = %q, want created_at + 2h = %s", rs.Primary.Attributes["expires_at"], want)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: retentionAccFactories(clock),
+		PreCheck:                 func() { testAccPreCheck(t) },
+		CheckDestroy:             sandboxAccCheckDestroy(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: expect("ok"),
+				Check:             checkDeadline,
+			},
+			{
+				PreConfig: func() { clock.Advance(90 * time.Minute) },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: expect("expiring"),
+				Check:             checkDeadline,
+			},
+			{
+				ResourceName:      snap,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+		},
+	})
+}

@@ -1,0 +1,93 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+func TestSnapshotSetRetention(t *testing.T) {
+	created := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	clock := retention.NewFakeClock(created.Add(6 * 24 * time.Hour))
+	override, err := retention.NewPolicy(map[string]time.Duration{"filesystem_snapshot": 7 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		platform string
+		kind     platform.SnapshotKind
+		ttl      string
+		reported time.Time
+		policy   retention.Policy
+		want     [4]string // expires_at, retention_status, rule, action ("" = null)
+	}{
+		{name: "docker: no deadline", platform: "docker", kind: platform.SnapshotFilesystem,
+			want: [4]string{"", "ok", "", ""}},
+		{name: "docker with an override", platform: "docker", kind: platform.SnapshotFilesystem, policy: override,
+			want: [4]string{"2026-05-08T00:00:00Z", "expiring", "filesystem_snapshot", "expire"}},
+		{name: "fly: table default 5 days, expired", platform: "fly", kind: platform.SnapshotVolume,
+			want: [4]string{"2026-05-06T00:00:00Z", "expired", "volume_snapshot", "expire"}},
+		{name: "ttl replaces the window", platform: "modal", kind: platform.SnapshotFilesystem, ttl: "240h",
+			want: [4]string{"2026-05-11T00:00:00Z", "ok", "filesystem_snapshot", "expire"}},
+		{name: "the platform's expiry wins", platform: "modal", kind: platform.SnapshotMemory, reported: created.Add(time.Hour),
+			want: [4]string{"2026-05-01T01:00:00Z", "expired", "memory_snapshot", "expire"}},
+		{name: "a reported expiry the rule marks as reported", platform: "docker", kind: platform.SnapshotVolume, reported: created.Add(8 * 24 * time.Hour),
+			want: [4]string{"2026-05-09T00:00:00Z", "expiring", "volume_snapshot", "expire"}},
+		{name: "a reported expiry no rule explains", platform: "daytona", kind: platform.SnapshotVolume, reported: created.Add(10 * 24 * time.Hour),
+			want: [4]string{"2026-05-11T00:00:00Z", "ok", "", "expire"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := snapshotModel{CreatedAt: types.StringValue(created.Format(time.RFC3339)), Kind: types.StringValue(string(tt.kind)),
+				TTL: types.StringNull()}
+			if tt.ttl != "" {
+				m.TTL = types.StringValue(tt.ttl)
+			}
+			rs := retentionSettings{policy: tt.policy, warnBefore: 72 * time.Hour, clock: clock}
+			snapshotSetRetention(&m, &platform.Snapshot{ExpiresAt: tt.reported}, tt.platform, rs)
+			for i, v := range []types.String{m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction} {
+				if (tt.want[i] == "" && !v.IsNull()) || (tt.want[i] != "" && v.ValueString() != tt.want[i]) {
+					t.Errorf("field %d = %s, want %q", i, v, tt.want[i])
+				}
+			}
+			if m.Platform.ValueString() != tt.platform {
+				t.Errorf("platform = %s", m.Platform)
+			}
+		})
+	}
+}
+
+// TestSnapshotPlanRetention: an existing snapshot keeps its state values and
+// warns near its deadline; a new one with a short ttl warns up front.
+func TestSnapshotPlanRetention(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	rs := retentionSettings{warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
+	state := snapshotModel{Platform: types.StringValue("fly"), ExpiresAt: types.StringValue("2026-05-02T12:00:00Z"),
+		RetentionStatus: types.StringValue("expiring"), RetentionRule: types.StringValue("volume_snapshot"),
+		RetentionAction: types.StringValue("expire")}
+	plan := snapshotModel{ExpiresAt: types.StringUnknown(), RetentionStatus: types.StringUnknown()}
+	var diags diag.Diagnostics
+	snapshotPlanRetention(&plan, &state, "fly", rs, &diags)
+	if !plan.ExpiresAt.Equal(state.ExpiresAt) || !plan.RetentionStatus.Equal(state.RetentionStatus) || !plan.Platform.Equal(state.Platform) {
+		t.Errorf("plan did not keep state: %+v", plan)
+	}
+	if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(),
+		"this snapshot expires in 1d: on fly the volume_snapshot rule will expire it at 2026-05-02T12:00:00Z. fly acts on this deadline by itself.") {
+		t.Errorf("want the expiring warning, got %v", diags)
+	}
+
+	created := snapshotModel{Kind: types.StringValue("filesystem"), TTL: types.StringValue("24h")}
+	diags = nil
+	snapshotPlanRetention(&created, nil, "modal", rs, &diags)
+	if created.Platform.ValueString() != "modal" || diags.WarningsCount() != 1 ||
+		!strings.Contains(diags.Warnings()[0].Detail(), "once applied, this snapshot expires in 1d: on modal the filesystem_snapshot rule") {
+		t.Errorf("new snapshot: platform %s, warnings %v", created.Platform, diags)
+	}
+}
