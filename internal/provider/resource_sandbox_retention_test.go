@@ -170,7 +170,11 @@ func TestSandboxModifyPlanRetentionChanges(t *testing.T) {
 	})
 	t.Run("timeout above the platform max is an error", func(t *testing.T) {
 		r2, _ := retentionTestResource(t, nil, nil)
-		r2.platform = sandboxMaxTimeoutPlatform{r2.platform.(retentionTestDocker)}
+		docker, ok := r2.platform.(retentionTestDocker)
+		if !ok {
+			t.Fatalf("platform is %T", r2.platform)
+		}
+		r2.platform = sandboxMaxTimeoutPlatform{docker}
 		plan := state
 		plan.Timeout = types.StringValue("2d")
 		_, diags := retentionTestModifyPlan(t, r2, plan, &state)
@@ -280,7 +284,10 @@ func TestSandboxCreateRecordsRetention(t *testing.T) {
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}
-	fake := r.platform.Sandboxes().(*sandboxFakeBoxes)
+	fake, ok := r.platform.Sandboxes().(*sandboxFakeBoxes)
+	if !ok {
+		t.Fatalf("sandbox service is %T", r.platform.Sandboxes())
+	}
 	if fake.gotSpec.Lifecycle != (platform.Lifecycle{Timeout: time.Hour, OnTimeout: platform.OnTimeoutStop}) {
 		t.Errorf("spec.Lifecycle = %+v", fake.gotSpec.Lifecycle)
 	}
