@@ -78,7 +78,14 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in: a container on Docker, a sandbox on E2B, " +
 			"Daytona or Modal, a machine on Fly.io. It starts from a template (`template_id`) or from a snapshot " +
 			"(`from_snapshot_id`). Its `state` is managed in place: pausing, stopping and starting it again never " +
-			"replaces it, and a box paused or stopped outside Terraform plans as an update back to the configured `state`.",
+			"replaces it, and a box paused or stopped outside Terraform plans as an update back to the configured `state`.\n\n" +
+			"**Deadlines.** `timeout`, `on_timeout`, `idle_timeout`, `auto_archive_after` and `auto_delete_after` set when the " +
+			"platform acts on the box; with the provider's `retention {}` policy they give `expires_at`, `retention_status`, " +
+			"`retention_rule` and `retention_action`, and `terraform plan` warns when the deadline is within " +
+			"`retention.warn_before` or past. Docker enforces none of them: there the deadline is tracked (plan warnings, " +
+			"`retention_status`, the `drift` detector) but nothing stops or deletes the box.\n\n" +
+			"**Import.** By id. `env` is read back where the platform can tell it from the image's (Docker can); `status_since` " +
+			"is the import time where the platform does not report it (Docker).",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("sandbox"),
 			"name": schema.StringAttribute{

@@ -22,6 +22,12 @@ resource "sbx_sandbox" "agent" {
   cpu_count = 1
   memory_mb = 512
 
+  # A deadline: one hour after each start the box is paused (E2B-style).
+  # Platforms that enforce deadlines act on it; on Docker it is tracked
+  # only: expires_at, retention_status, plan warnings and the drift detector.
+  timeout    = "1h"
+  on_timeout = "pause"
+
   env = {
     AGENT_FILES = "/workspace/hello.txt=hello"
     API_TOKEN   = var.api_token # sensitive: never shown in plans or logs
