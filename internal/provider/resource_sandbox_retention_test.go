@@ -139,7 +139,7 @@ func TestSandboxModifyPlanRetentionChanges(t *testing.T) {
 		plan.State, plan.Timeout = types.StringValue("running"), types.StringValue("30m")
 		_, diags := retentionTestModifyPlan(t, r, plan, &stopped)
 		if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(),
-			"once applied, this sandbox expires in 30m: on docker the running_sandbox rule will kill it") {
+			"Once applied, this sandbox expires in 30m: on docker the running_sandbox rule will kill it") {
 			t.Fatalf("want the planned-deadline warning, got %v", diags)
 		}
 	})
@@ -148,7 +148,7 @@ func TestSandboxModifyPlanRetentionChanges(t *testing.T) {
 		plan.State, plan.Timeout = types.StringValue("running"), types.StringValue("30m")
 		_, diags := retentionTestModifyPlan(t, r, plan, &state)
 		if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(),
-			"once applied, this sandbox expired 90d7h ago: on docker the running_sandbox rule was to kill it at 2026-01-01T00:30:01Z") {
+			"Once applied, this sandbox expired 90d7h ago: on docker the running_sandbox rule was to kill it at 2026-01-01T00:30:01Z") {
 			t.Fatalf("want the planned-deadline warning, got %v", diags)
 		}
 	})

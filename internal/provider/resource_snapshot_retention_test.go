@@ -79,7 +79,7 @@ func TestSnapshotPlanRetention(t *testing.T) {
 		t.Errorf("plan did not keep state: %+v", plan)
 	}
 	if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(),
-		"this snapshot expires in 1d: on fly the volume_snapshot rule will expire it at 2026-05-02T12:00:00Z. fly acts on this deadline by itself.") {
+		"This snapshot expires in 1d: on fly the volume_snapshot rule will expire it at 2026-05-02T12:00:00Z. fly acts on this deadline by itself.") {
 		t.Errorf("want the expiring warning, got %v", diags)
 	}
 
@@ -87,7 +87,7 @@ func TestSnapshotPlanRetention(t *testing.T) {
 	diags = nil
 	snapshotPlanRetention(&created, nil, "modal", rs, &diags)
 	if created.Platform.ValueString() != "modal" || diags.WarningsCount() != 1 ||
-		!strings.Contains(diags.Warnings()[0].Detail(), "once applied, this snapshot expires in 1d: on modal the filesystem_snapshot rule") {
+		!strings.Contains(diags.Warnings()[0].Detail(), "Once applied, this snapshot expires in 1d: on modal the filesystem_snapshot rule") {
 		t.Errorf("new snapshot: platform %s, warnings %v", created.Platform, diags)
 	}
 }

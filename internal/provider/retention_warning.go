@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -91,6 +92,7 @@ func retentionWarning(kind, platformName string, d retention.Deadline, now time.
 	default:
 		return "", "", false
 	}
+	detail = strings.ToUpper(detail[:1]) + detail[1:]
 	detail += " " + retentionEnforcementNote(platformName, d) +
 		fmt.Sprintf(" Move the deadline with the %s's lifecycle settings or the provider's retention.%s override; "+
 			"warnings start retention.warn_before (%s) ahead.", kind, d.Rule, retentionHumanDuration(warnBefore))

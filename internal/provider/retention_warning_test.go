@@ -27,14 +27,14 @@ func TestRetentionWarning(t *testing.T) {
 		{name: "far away: no warning", platform: "docker", d: docker, warn: time.Hour},
 		{name: "expiring", platform: "docker", d: docker, warn: 72 * time.Hour, want: []string{
 			"Sandbox retention deadline in 5h",
-			"this sandbox expires in 5h: on docker the paused_sandbox rule will delete it at 2026-03-01T17:00:00Z.",
+			"This sandbox expires in 5h: on docker the paused_sandbox rule will delete it at 2026-03-01T17:00:00Z.",
 			"docker does not enforce this deadline", "retention.paused_sandbox", "retention.warn_before (3d)"}},
 		{name: "expired", platform: "e2b", d: e2b, warn: time.Hour, want: []string{
 			"Sandbox past its retention deadline",
-			"this sandbox expired 2h ago: on e2b the running_sandbox rule was to kill it at 2026-03-01T10:00:00Z.",
+			"This sandbox expired 2h ago: on e2b the running_sandbox rule was to kill it at 2026-03-01T10:00:00Z.",
 			"e2b acts on this deadline by itself."}},
 		{name: "planned", platform: "docker", d: docker, warn: 6 * time.Hour, planned: true, want: []string{
-			"once applied, this sandbox expires in 5h"}},
+			"Once applied, this sandbox expires in 5h"}},
 		{name: "at the deadline is expired", platform: "docker", d: retention.Deadline{At: retentionTestNow, Rule: "r", Action: retention.ActionStop},
 			warn: 0, want: []string{"expired 0s ago", "the r rule was to stop it"}},
 	}
