@@ -337,6 +337,10 @@ func (m *templateModel) applyBuild(t *platform.Template) {
 // state values; name, commands and sizes fill in after an import where the
 // platform reports them (an empty or zero value means it does not).
 func (m *templateModel) applyRead(t *platform.Template) {
+	// After an import nothing is configured yet (no name): every size the
+	// platform reports fills in. Otherwise an unset size stays null, so a
+	// platform that reports its default size (E2B) shows no diff.
+	importing := m.Name.IsNull()
 	m.ID = types.StringValue(t.ID)
 	if t.Name != "" {
 		m.Name = types.StringValue(t.Name)
@@ -351,10 +355,10 @@ func (m *templateModel) applyRead(t *platform.Template) {
 	if t.ReadyCmd != "" {
 		m.ReadyCmd = types.StringValue(t.ReadyCmd)
 	}
-	if t.CPUCount > 0 {
+	if t.CPUCount > 0 && (importing || !m.CPUCount.IsNull()) {
 		m.CPUCount = types.Int64Value(t.CPUCount)
 	}
-	if t.MemoryMB > 0 {
+	if t.MemoryMB > 0 && (importing || !m.MemoryMB.IsNull()) {
 		m.MemoryMB = types.Int64Value(t.MemoryMB)
 	}
 	m.BuildID = types.StringValue(t.BuildID)
