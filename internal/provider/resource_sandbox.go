@@ -131,14 +131,15 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 			},
 			"cpu_count": schema.Int64Attribute{
 				MarkdownDescription: "Number of CPUs for the sandbox. When omitted the platform's default applies. " +
-					"Changed in place where the platform can resize a running box (Docker), else the sandbox is replaced.",
+					"Changed in place where the platform can resize a running box (Docker), else the sandbox is replaced. " +
+					"E2B sizes a box by its template: set `cpu_count` on the `sbx_template` there.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
 				MarkdownDescription: "Memory limit in MiB. Must be at least the platform's minimum (Docker: 6). When " +
 					"omitted the platform's default applies. Changed in place where the platform can resize a running " +
-					"box (Docker), else the sandbox is replaced.",
+					"box (Docker), else the sandbox is replaced. E2B sizes a box by its template: set `memory_mb` on the `sbx_template` there.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},

@@ -127,7 +127,7 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "Whether the snapshot also holds the sandbox's memory, so a restored " +
 					"sandbox resumes running processes. Default `false` (filesystem only). `true` is an error " +
 					"on platforms without memory snapshots (Docker), `false` on platforms that only take " +
-					"memory snapshots. Not allowed with `volume_id`. Changing it replaces the snapshot.",
+					"memory snapshots (E2B). Not allowed with `volume_id`. Changing it replaces the snapshot.",
 				Optional:      true,
 				Computed:      true,
 				Default:       booldefault.StaticBool(false),

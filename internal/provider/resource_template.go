@@ -108,7 +108,8 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"dockerfile": schema.StringAttribute{
 				MarkdownDescription: "The Dockerfile's **content** (not its path), e.g. `file(\"${path.module}/Dockerfile\")`. " +
 					"Exactly one of `dockerfile` and `image` must be set. A change rebuilds the template. " +
-					"After an import this is unknown to the provider, so the first apply after an import rebuilds.",
+					"After an import this is unknown to the provider, so the first apply after an import rebuilds. " +
+					"On E2B it becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line.",
 				Optional: true,
 			},
 			"image": schema.StringAttribute{
