@@ -3,12 +3,14 @@ package provider
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // dataSourceFakeProvider is the sbx provider with its platform replaced by an
@@ -17,18 +19,29 @@ import (
 // duplicate names) that are awkward to make on a real engine.
 type dataSourceFakeProvider struct {
 	*sbxProvider
-	plat platform.Platform
+	plat  platform.Platform
+	clock retention.Clock
 }
 
 func (p *dataSourceFakeProvider) Configure(_ context.Context, _ provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	data := &providerData{platform: p.plat}
+	settings := defaultRetentionSettings()
+	if p.clock != nil {
+		settings.clock = p.clock
+	}
+	data := &providerData{platform: p.plat, retention: settings}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }
 
-func dataSourceFakeFactories(p platform.Platform) map[string]func() (tfprotov6.ProviderServer, error) {
+// dataSourceFakeFactories serves the provider on the fake platform. A
+// non-zero at stops the provider's clock there; zero means the wall clock.
+func dataSourceFakeFactories(p platform.Platform, at time.Time) map[string]func() (tfprotov6.ProviderServer, error) {
+	fake := &dataSourceFakeProvider{sbxProvider: &sbxProvider{version: "test"}, plat: p}
+	if !at.IsZero() {
+		fake.clock = retention.NewFakeClock(at)
+	}
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"sbx": providerserver.NewProtocol6WithError(&dataSourceFakeProvider{sbxProvider: &sbxProvider{version: "test"}, plat: p}),
+		"sbx": providerserver.NewProtocol6WithError(fake),
 	}
 }
 

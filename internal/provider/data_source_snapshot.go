@@ -20,7 +20,8 @@ var (
 
 // snapshotDataSource finds one snapshot, by id or by filters.
 type snapshotDataSource struct {
-	platform platform.Platform
+	platform  platform.Platform
+	retention retentionSettings
 }
 
 // NewSnapshotDataSource returns the sbx_snapshot data source.
@@ -75,6 +76,7 @@ func (d *snapshotDataSource) ConfigValidators(_ context.Context) []datasource.Co
 
 func (d *snapshotDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	d.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	d.retention = retentionFrom(req.ProviderData)
 }
 
 func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -102,7 +104,7 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		matches := listSnapshots(ctx, d.platform, q, &resp.Diagnostics)
+		matches := listSnapshots(ctx, d.platform, q, d.retention.now(), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}

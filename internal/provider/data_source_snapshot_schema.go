@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"regexp"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -148,12 +149,13 @@ func (m snapshotFilterModel) query(ctx context.Context, diags *diag.Diagnostics)
 }
 
 // listSnapshots reads every matching snapshot from the platform (its List
-// reads all pages) and selects, newest first, those matching q now.
-func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, diags *diag.Diagnostics) []platform.Snapshot {
+// reads all pages) and selects, newest first, those matching q at the given
+// time (the provider's clock).
+func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, at time.Time, diags *diag.Diagnostics) []platform.Snapshot {
 	all, err := p.Snapshots().List(ctx, q.platformFilter())
 	if err != nil {
 		addPlatformError(diags, "list", "snapshots", "", err)
 		return nil
 	}
-	return selectSnapshots(all, q, now())
+	return selectSnapshots(all, q, at)
 }

@@ -28,19 +28,10 @@ func snapshotDataSourceTestPlatform() *dataSourceFakePlatform {
 	}}
 }
 
-// snapshotDataSourceTestClock sets the provider's clock for one test.
-func snapshotDataSourceTestClock(t *testing.T, at time.Time) {
-	t.Helper()
-	prev := now
-	now = func() time.Time { return at }
-	t.Cleanup(func() { now = prev })
-}
-
 func TestSnapshotDataSource_fake(t *testing.T) {
-	snapshotDataSourceTestClock(t, snapshotDataSourceTestBase.Add(10*time.Hour))
 	fake := snapshotDataSourceTestPlatform()
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: dataSourceFakeFactories(fake),
+		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase.Add(10*time.Hour)),
 		Steps: []resource.TestStep{
 			{
 				Config: `
@@ -137,10 +128,10 @@ data "sbx_snapshot" "expired" {
 // Time moves through the injectable clock: once vol-weekly's deadline has
 // passed it is no longer found unless include_expired is set.
 func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
-	snapshotDataSourceTestClock(t, snapshotDataSourceTestBase.Add(200*time.Hour))
+	at := snapshotDataSourceTestBase.Add(200 * time.Hour)
 	fake := snapshotDataSourceTestPlatform()
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: dataSourceFakeFactories(fake),
+		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, at),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "sbx_snapshot" "x" { volume_id = "vol-1" }`,

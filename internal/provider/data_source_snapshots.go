@@ -16,7 +16,8 @@ var _ datasource.DataSourceWithConfigure = (*snapshotsDataSource)(nil)
 
 // snapshotsDataSource lists every snapshot matching the filters, newest first.
 type snapshotsDataSource struct {
-	platform platform.Platform
+	platform  platform.Platform
+	retention retentionSettings
 }
 
 // NewSnapshotsDataSource returns the sbx_snapshots data source.
@@ -53,6 +54,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 
 func (d *snapshotsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	d.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	d.retention = retentionFrom(req.ProviderData)
 }
 
 func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -65,7 +67,7 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	matches := listSnapshots(ctx, d.platform, q, &resp.Diagnostics)
+	matches := listSnapshots(ctx, d.platform, q, d.retention.now(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

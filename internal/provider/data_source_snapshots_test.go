@@ -9,9 +9,8 @@ import (
 )
 
 func TestSnapshotsDataSource_fake(t *testing.T) {
-	snapshotDataSourceTestClock(t, snapshotDataSourceTestBase.Add(10*time.Hour))
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceTestPlatform()),
+		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceTestPlatform(), snapshotDataSourceTestBase.Add(10*time.Hour)),
 		Steps: []resource.TestStep{
 			{
 				Config: `

@@ -18,7 +18,7 @@ func TestTemplateDataSource_fake(t *testing.T) {
 		{ID: "tpl-2", Name: "agent-gpu", BuildID: "build-1", Status: "building"},
 	}}
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: dataSourceFakeFactories(fake),
+		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, time.Time{}),
 		Steps: []resource.TestStep{
 			{
 				Config: `

@@ -35,7 +35,7 @@ func volumeDataSourceTestPlatform() *dataSourceFakePlatform {
 
 func TestVolumeDataSource_fake(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: dataSourceFakeFactories(volumeDataSourceTestPlatform()),
+		ProtoV6ProviderFactories: dataSourceFakeFactories(volumeDataSourceTestPlatform(), time.Time{}),
 		Steps: []resource.TestStep{
 			{
 				Config: `
