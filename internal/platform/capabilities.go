@@ -16,6 +16,12 @@ type Capabilities struct {
 	SandboxDiskSize      bool  // disk_mb accepted
 	MinMemoryMB          int64 // smallest memory_mb accepted
 	MaxCPUCount          int64 // largest cpu_count accepted; 0 = no limit known
+	SandboxResources     bool  // cpu_count / memory_mb accepted on a sandbox (else: sized by its template)
+	ReadOnlyMounts       bool  // volume_mount.read_only = true accepted
+	// PauseKindUnreported: the platform reports a paused box the same way
+	// whether its memory was kept (paused) or dropped (stopped), so a read
+	// cannot tell the two apart and the resource keeps what it recorded.
+	PauseKindUnreported bool
 
 	// Sandbox lifecycle: which deadlines a user may set, their limits, and
 	// whether the platform acts on them itself.
@@ -33,6 +39,7 @@ type Capabilities struct {
 	TemplateFromImage      bool // image
 	TemplateRebuildInPlace bool // a changed build keeps the template id
 	TemplateResources      bool // cpu_count / memory_mb / disk_mb on a template
+	TemplateLabels         bool // labels on a template
 
 	// Volumes
 	VolumeSizes          bool // size_gb accepted
@@ -41,6 +48,7 @@ type Capabilities struct {
 	VolumeRestore        bool // sbx_volume.from_snapshot_id
 	VolumeLabelsMutable  bool // labels change in place (else: replace)
 	VolumeLabelsNeedIdle bool // relabelling needs the volume to be unmounted
+	VolumeLabels         bool // labels on a volume
 
 	// Snapshots
 	SandboxSnapshot       bool // snapshot of a sandbox's filesystem
@@ -49,4 +57,5 @@ type Capabilities struct {
 	VolumeSnapshot        bool // snapshot of a volume
 	SnapshotDelete        bool // snapshots can be deleted (else: they expire)
 	SnapshotTTL           bool // ttl accepted
+	SnapshotLabels        bool // labels on a snapshot (and lookups by them)
 }

@@ -11,7 +11,10 @@ var capabilities = platform.Capabilities{
 	SandboxEnvMutable:    false,
 	SandboxResizeInPlace: true, // docker update
 	SandboxDiskSize:      false,
-	MinMemoryMB:          6, // the engine's own floor for --memory
+	MinMemoryMB:          6,    // the engine's own floor for --memory
+	SandboxResources:     true, // --cpus / --memory
+	ReadOnlyMounts:       true,
+	PauseKindUnreported:  false, // inspect tells paused from exited
 
 	// Docker acts on no deadline: timeout & co. are tracked by the provider
 	// (expires_at, retention_status, plan warnings, drift), not enforced.
@@ -26,6 +29,7 @@ var capabilities = platform.Capabilities{
 	TemplateFromImage:      true,
 	TemplateRebuildInPlace: true, // the tag (template id) moves to the new image
 	TemplateResources:      true, // recorded on the image; the default size of its sandboxes
+	TemplateLabels:         true, // image labels
 
 	VolumeSizes:          false,
 	VolumeGrow:           false,
@@ -33,6 +37,7 @@ var capabilities = platform.Capabilities{
 	VolumeRestore:        true,
 	VolumeLabelsMutable:  true, // by copying into a relabelled volume of the same name
 	VolumeLabelsNeedIdle: true,
+	VolumeLabels:         true,
 
 	SandboxSnapshot:       true,
 	SandboxMemorySnapshot: false,
@@ -40,4 +45,5 @@ var capabilities = platform.Capabilities{
 	VolumeSnapshot:        true,
 	SnapshotDelete:        true,
 	SnapshotTTL:           false,
+	SnapshotLabels:        true, // image labels
 }

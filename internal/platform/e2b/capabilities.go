@@ -25,6 +25,12 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SandboxDiskSize:      false,
 		MinMemoryMB:          128, // MemoryMB minimum in the API spec
 		MaxCPUCount:          0,
+		SandboxResources:     false, // cpuCount / memoryMB belong to the template
+		ReadOnlyMounts:       false, // volumeMounts have a name and a path only
+		// GET /sandboxes/{id} says "paused" after pause {memory: true} and
+		// {memory: false} alike; sandbox metadata is fixed at create, so the
+		// kind cannot be recorded on the box either.
+		PauseKindUnreported: true,
 
 		EnforcesDeadlines: true, // E2B kills (or pauses) the box at its end time itself
 		OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause},
@@ -35,9 +41,10 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		AutoDelete:        false,
 
 		TemplateFromDockerfile: true,
-		TemplateFromImage:      true, // a build with fromImage and no steps
-		TemplateRebuildInPlace: true, // a new build of the same template id
-		TemplateResources:      true, // cpuCount / memoryMB of the template
+		TemplateFromImage:      true,  // a build with fromImage and no steps
+		TemplateRebuildInPlace: true,  // a new build of the same template id
+		TemplateResources:      true,  // cpuCount / memoryMB of the template
+		TemplateLabels:         false, // a template has names (aliases) only
 
 		VolumeSizes:          false, // E2B volumes have no size
 		VolumeGrow:           false,
@@ -45,6 +52,7 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		VolumeRestore:        false,
 		VolumeLabelsMutable:  false,
 		VolumeLabelsNeedIdle: false,
+		VolumeLabels:         false, // a volume has a name only
 
 		// An E2B snapshot is taken like a pause: the sandbox's filesystem and
 		// memory, restored by starting a new sandbox from it. There is no
@@ -55,5 +63,6 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		VolumeSnapshot:        false,
 		SnapshotDelete:        true, // DELETE /templates/{snapshotID}
 		SnapshotTTL:           false,
+		SnapshotLabels:        false, // a snapshot has names only
 	}
 }
