@@ -36,6 +36,7 @@ func sandboxFromContainer(c container.InspectResponse) *platform.Sandbox {
 		sb.Status = normalizeStatus(c.State)
 		sb.PlatformStatus = c.State.Status
 		sb.StartedAt = parseEngineTime(c.State.StartedAt)
+		sb.StatusSince = statusSince(c.State, sb.Status, sb.CreatedAt)
 	} else {
 		sb.Status = platform.StateUnknown
 	}
@@ -87,4 +88,21 @@ func parseEngineTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// statusSince is when the container entered its current status, where the
+// engine records it: a running box since it started, an exited one since it
+// finished, a never-started one since it was created. The engine keeps no
+// time for a pause, so a paused box reports none and the provider records
+// when it first saw the pause.
+func statusSince(st *container.State, status platform.SandboxState, created time.Time) time.Time {
+	switch {
+	case status == platform.StateRunning:
+		return parseEngineTime(st.StartedAt)
+	case status == platform.StateStopped && st.Status == container.StateCreated:
+		return created
+	case status == platform.StateStopped:
+		return parseEngineTime(st.FinishedAt)
+	}
+	return time.Time{}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docker/docker/api/types/container"
 
@@ -233,6 +234,39 @@ func TestContainerOwnEnv(t *testing.T) {
 			got := containerOwnEnv(tt.ctr, tt.image)
 			if !maps.Equal(got, tt.want) {
 				t.Fatalf("containerOwnEnv(%q, %q) = %v, want %v", tt.ctr, tt.image, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStatusSince(t *testing.T) {
+	created := time.Date(2026, 1, 1, 8, 0, 0, 0, time.UTC)
+	started := "2026-01-01T09:00:00Z"
+	finished := "2026-01-01T10:00:00Z"
+	tests := []struct {
+		name   string
+		state  container.State
+		status platform.SandboxState
+		want   string
+	}{
+		{"running since it started", container.State{Status: "running", StartedAt: started}, platform.StateRunning, started},
+		{"exited since it finished", container.State{Status: "exited", StartedAt: started, FinishedAt: finished}, platform.StateStopped, finished},
+		{"never started since it was created", container.State{Status: "created", StartedAt: "0001-01-01T00:00:00Z"}, platform.StateStopped, created.Format(time.RFC3339)},
+		{"paused: the engine keeps no time", container.State{Status: "paused", Paused: true, StartedAt: started}, platform.StatePaused, ""},
+		{"dead: unknown", container.State{Status: "dead", StartedAt: started, FinishedAt: finished}, platform.StateFailed, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := tt.state
+			got := statusSince(&st, tt.status, created)
+			if tt.want == "" {
+				if !got.IsZero() {
+					t.Fatalf("statusSince = %s, want zero", got)
+				}
+				return
+			}
+			if got.Format(time.RFC3339) != tt.want {
+				t.Fatalf("statusSince = %s, want %s", got.Format(time.RFC3339), tt.want)
 			}
 		})
 	}
