@@ -15,11 +15,6 @@ const (
 	// labelCreateToken is unique per create call, so a create whose answer
 	// was lost is found again by it and never made twice.
 	labelCreateToken = platform.LabelPrefix + "create-token"
-	// labelPauseMemory records how the box pauses: "false" for a box made
-	// to be stopped (pause without memory). E2B reports only running or
-	// paused and its metadata is fixed at create, so this is how a stopped
-	// box reads back as stopped.
-	labelPauseMemory = platform.LabelPrefix + "pause-memory"
 	// labelFromSnapshot records the snapshot a box was restored from.
 	labelFromSnapshot = platform.LabelPrefix + "from-snapshot"
 

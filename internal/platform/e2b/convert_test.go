@@ -21,21 +21,19 @@ func TestCreateTimeout(t *testing.T) {
 }
 
 func TestSandboxStatus(t *testing.T) {
+	// E2B reports a pause with or without memory the same way: both read
+	// as paused (the resource keeps a recorded stopped, PauseKindUnreported).
 	tests := []struct {
 		state string
-		md    map[string]string
 		want  platform.SandboxState
 	}{
-		{"running", nil, platform.StateRunning},
-		{"running", map[string]string{labelPauseMemory: "false"}, platform.StateRunning},
-		{"paused", nil, platform.StatePaused},
-		{"paused", map[string]string{labelPauseMemory: "true"}, platform.StatePaused},
-		{"paused", map[string]string{labelPauseMemory: "false"}, platform.StateStopped},
-		{"snapshotting", nil, platform.StateUnknown},
+		{"running", platform.StateRunning},
+		{"paused", platform.StatePaused},
+		{"snapshotting", platform.StateUnknown},
 	}
 	for _, tt := range tests {
-		if got := sandboxStatus(tt.state, tt.md); got != tt.want {
-			t.Errorf("sandboxStatus(%q, %v) = %s, want %s", tt.state, tt.md, got, tt.want)
+		if got := sandboxStatus(tt.state); got != tt.want {
+			t.Errorf("sandboxStatus(%q) = %s, want %s", tt.state, got, tt.want)
 		}
 	}
 }
@@ -57,11 +55,14 @@ func TestCreateRequest(t *testing.T) {
 		t.Errorf("request = %+v", req)
 	}
 	want := map[string]string{"team": "x", platform.LabelManaged: "true", platform.LabelKind: "sandbox", platform.LabelName: "n",
-		labelCreateToken: "tok", labelPauseMemory: "false", labelFromSnapshot: "team/snap:default", labelTimeout: "600"}
+		labelCreateToken: "tok", labelFromSnapshot: "team/snap:default", labelTimeout: "600"}
 	for k, v := range want {
 		if md[k] != v {
 			t.Errorf("metadata[%s] = %q, want %q", k, md[k], v)
 		}
+	}
+	if len(md) != len(want) {
+		t.Errorf("metadata = %v, want exactly %v (metadata is fixed at create: nothing in it may describe a state)", md, want)
 	}
 	if _, err := createRequest(platform.SandboxSpec{VolumeMounts: []platform.VolumeMount{{VolumeID: "v", Path: "/d", ReadOnly: true}}}, "t",
 		map[string]string{"v": "d"}); !errors.Is(err, platform.ErrUnsupported) {

@@ -65,7 +65,6 @@ func sandboxMetadata(spec platform.SandboxSpec, token string) map[string]string 
 	if spec.Name != "" {
 		md[platform.LabelName] = spec.Name
 	}
-	md[labelPauseMemory] = strconv.FormatBool(spec.State != platform.StateStopped)
 	if spec.FromSnapshotID != "" {
 		md[labelFromSnapshot] = spec.FromSnapshotID
 	}
@@ -104,16 +103,16 @@ func createRequest(spec platform.SandboxSpec, token string, mountNames map[strin
 	return req, nil
 }
 
-// sandboxStatus normalizes E2B's state: a paused box made to be stopped
-// (paused without memory) is stopped.
-func sandboxStatus(state string, md map[string]string) platform.SandboxState {
+// sandboxStatus normalizes E2B's state. E2B says "paused" whether the box
+// was paused with its memory (paused) or without (stopped), and a box's
+// metadata is fixed at create, so nothing can record which it was: a paused
+// box reads as paused, and the capability matrix (PauseKindUnreported) tells
+// the resource to keep a stopped box it recorded as stopped.
+func sandboxStatus(state string) platform.SandboxState {
 	switch state {
 	case "running":
 		return platform.StateRunning
 	case "paused":
-		if md[labelPauseMemory] == "false" {
-			return platform.StateStopped
-		}
 		return platform.StatePaused
 	}
 	return platform.StateUnknown
@@ -128,7 +127,7 @@ func sandboxFromDetail(d sandboxDetail, volumeIDs map[string]string) *platform.S
 		Name:           md[platform.LabelName],
 		TemplateID:     d.TemplateID,
 		FromSnapshotID: md[labelFromSnapshot],
-		Status:         sandboxStatus(d.State, md),
+		Status:         sandboxStatus(d.State),
 		PlatformStatus: d.State,
 		Labels:         maps.Clone(md),
 		CPUCount:       d.CPUCount,

@@ -161,10 +161,13 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 		md.Set(k, v)
 	}
 	q := url.Values{"metadata": {md.Encode()}}
-	switch filter.Status {
-	case platform.StateRunning:
+	// E2B cannot tell a stopped box from a paused one (both are "paused"),
+	// so either filter asks for the paused boxes and keeps them all.
+	pausedKind := filter.Status == platform.StatePaused || filter.Status == platform.StateStopped
+	switch {
+	case filter.Status == platform.StateRunning:
 		q.Set("state", "running")
-	case platform.StatePaused, platform.StateStopped:
+	case pausedKind:
 		q.Set("state", "paused")
 	default:
 		q.Set("state", "running,paused")
@@ -180,7 +183,8 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 			continue
 		}
 		sb := sandboxFromDetail(d, nil)
-		if filter.Status != "" && sb.Status != filter.Status {
+		matches := filter.Status == "" || sb.Status == filter.Status || (pausedKind && sb.Status == platform.StatePaused)
+		if !matches {
 			continue
 		}
 		out = append(out, *sb)
@@ -188,56 +192,64 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 	return out, nil
 }
 
-// SetState pauses (with memory), stops (pauses without memory) or resumes a box.
+// SetState pauses (with memory), stops (pauses without memory) or resumes
+// a box, keeping its id. E2B reports both kinds of pause as "paused", so a
+// paused box asked to be paused or stopped is resumed and paused again with
+// the memory flag wanted: right whichever way it was paused before, and the
+// only way to switch between paused and stopped in place.
 func (s *sandboxes) SetState(ctx context.Context, id string, state platform.SandboxState) (*platform.Sandbox, error) {
 	d, err := s.detail(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	cur := sandboxStatus(d.State, d.Metadata)
-	if cur == state {
-		return sandboxFromDetail(d, s.volumeIDs(ctx, d)), nil
-	}
-	memory := d.Metadata[labelPauseMemory] != "false"
 	switch state {
 	case platform.StateRunning:
-		body := timeoutRequest{Timeout: int64(defaultTimeout / time.Second)}
-		if secs, perr := strconv.ParseInt(d.Metadata[labelTimeout], 10, 64); perr == nil && secs > 0 {
-			body.Timeout = secs
+		if d.State == "running" {
+			return sandboxFromDetail(d, s.volumeIDs(ctx, d)), nil
 		}
-		_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(id)+"/connect", nil, body, nil)
+		err = s.resume(ctx, id, d)
 	case platform.StatePaused, platform.StateStopped:
-		wantMemory := state == platform.StatePaused
-		if wantMemory != memory {
-			return nil, pauseKindConflict(id, state)
-		}
 		if d.State == "paused" {
-			break
+			if err = s.resume(ctx, id, d); err != nil {
+				break
+			}
 		}
-		_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(id)+"/pause", nil, pauseRequest{Memory: wantMemory}, nil)
-		if rest.IsConflict(err) {
-			err = nil // already pausing: the read below shows where it went
-		}
+		err = s.pause(ctx, id, state == platform.StatePaused)
 	default:
 		return nil, fmt.Errorf("sandbox %s: cannot move to state %q", id, state)
 	}
 	if err != nil {
 		return nil, notFound(err, "sandbox", id)
 	}
-	return s.Get(ctx, id)
+	sb, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if sb.Status == platform.StatePaused && state == platform.StateStopped {
+		// The pause just sent dropped the memory; E2B does not say so.
+		sb.Status = platform.StateStopped
+	}
+	return sb, nil
 }
 
-// pauseKindConflict explains why a box cannot switch between paused and
-// stopped in place on E2B.
-func pauseKindConflict(id string, state platform.SandboxState) error {
-	made := "paused (memory kept)"
-	if state == platform.StatePaused {
-		made = "stopped (memory dropped)"
+// resume connects to a paused box with the timeout it was made with (E2B's
+// own default is far too short for an agent box).
+func (s *sandboxes) resume(ctx context.Context, id string, d sandboxDetail) error {
+	body := timeoutRequest{Timeout: int64(defaultTimeout / time.Second)}
+	if secs, perr := strconv.ParseInt(d.Metadata[labelTimeout], 10, 64); perr == nil && secs > 0 {
+		body.Timeout = secs
 	}
-	return &platform.ConflictError{Kind: "sandbox", ID: id, Reason: fmt.Sprintf(
-		"E2B reports a paused box the same way whether its memory was kept or not, and a sandbox's metadata is fixed "+
-			"when it is made, so the provider records at create whether this box is paused or stopped: it was made to be %s. "+
-			"To make it %s, replace it (terraform apply -replace=...) with state = %q", made, state, state)}
+	_, err := s.p.do(ctx, "POST", "/sandboxes/"+pathID(id)+"/connect", nil, body, nil)
+	return err
+}
+
+// pause pauses a running box, keeping its memory or not.
+func (s *sandboxes) pause(ctx context.Context, id string, memory bool) error {
+	_, err := s.p.do(ctx, "POST", "/sandboxes/"+pathID(id)+"/pause", nil, pauseRequest{Memory: memory}, nil)
+	if rest.IsConflict(err) {
+		return nil // already pausing: the read that follows shows where it went
+	}
+	return err
 }
 
 // SetLifecycle changes the timeout in place: the box now expires timeout

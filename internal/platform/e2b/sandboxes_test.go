@@ -64,11 +64,6 @@ func TestSandboxLifecycleOnFake(t *testing.T) {
 			t.Errorf("after SetState(%s): status %s, fake %+v", st.to, got.Status, v)
 		}
 	}
-	// Paused boxes cannot become stopped in place: E2B cannot record it.
-	if _, err := p.Sandboxes().SetState(ctx, sb.ID, platform.StateStopped); !errors.Is(err, platform.ErrConflict) {
-		t.Errorf("SetState(stopped) on a box made to pause: %v, want a conflict", err)
-	}
-
 	got, err := p.Sandboxes().SetLifecycle(ctx, sb.ID, platform.Lifecycle{Timeout: 2 * time.Hour, OnTimeout: platform.OnTimeoutPause})
 	if err != nil {
 		t.Fatalf("SetLifecycle: %v", err)
@@ -118,11 +113,72 @@ func TestSandboxStoppedOnFake(t *testing.T) {
 	if v, _ := fake.Sandbox(sb.ID); v.PausedWithMemory {
 		t.Errorf("a stop kept memory: %+v", v)
 	}
-	if got, err := p.Sandboxes().Get(ctx, sb.ID); err != nil || got.Status != platform.StateStopped {
-		t.Errorf("Get = %+v, %v; want stopped", got, err)
+	// E2B cannot say which kind of pause it was: a read says paused, and
+	// the capability matrix tells the resource so.
+	if got, err := p.Sandboxes().Get(ctx, sb.ID); err != nil || got.Status != platform.StatePaused || got.PlatformStatus != "paused" {
+		t.Errorf("Get = %+v, %v; want paused (the kind of pause is not reported)", got, err)
 	}
-	if _, err := p.Sandboxes().SetState(ctx, sb.ID, platform.StatePaused); !errors.Is(err, platform.ErrConflict) {
-		t.Errorf("SetState(paused) on a box made to stop: %v, want a conflict", err)
+	if !p.Capabilities().PauseKindUnreported {
+		t.Error("capabilities do not say that E2B leaves the kind of pause unreported")
+	}
+	// Filters by stopped or paused both find it: E2B cannot tell them apart.
+	for _, status := range []platform.SandboxState{platform.StateStopped, platform.StatePaused} {
+		if list, err := p.Sandboxes().List(ctx, platform.SandboxFilter{Status: status}); err != nil || len(list) != 1 || list[0].ID != sb.ID {
+			t.Errorf("List(status %s) = %+v, %v; want the paused box", status, list, err)
+		}
+	}
+	if list, err := p.Sandboxes().List(ctx, platform.SandboxFilter{Status: platform.StateRunning}); err != nil || len(list) != 0 {
+		t.Errorf("List(status running) = %+v, %v; want none", list, err)
+	}
+}
+
+// TestSandboxPauseKindSwitchOnFake: paused and stopped switch in place, on
+// the same box, by resuming it and pausing it again with the other memory
+// flag; the fake records the flag of every pause.
+func TestSandboxPauseKindSwitchOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{TemplateID: e2bTestTemplate(t, p), State: platform.StatePaused,
+		Lifecycle: platform.Lifecycle{Timeout: 45 * time.Minute}})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	steps := []struct {
+		to         platform.SandboxState
+		fakeState  string
+		withMemory bool
+		pauses     int // pause requests so far
+		connects   int // resumes so far
+	}{
+		{platform.StateStopped, "paused", false, 2, 1},
+		{platform.StatePaused, "paused", true, 3, 2},
+		{platform.StateStopped, "paused", false, 4, 3},
+		{platform.StateRunning, "running", false, 4, 4},
+		{platform.StatePaused, "paused", true, 5, 4},
+	}
+	if v, _ := fake.Sandbox(sb.ID); sb.Status != platform.StatePaused || v.PauseCount != 1 || !v.PausedWithMemory {
+		t.Fatalf("created paused: status %s, fake %+v", sb.Status, v)
+	}
+	for _, st := range steps {
+		got, err := p.Sandboxes().SetState(ctx, sb.ID, st.to)
+		if err != nil {
+			t.Fatalf("SetState(%s): %v", st.to, err)
+		}
+		v, ok := fake.Sandbox(sb.ID)
+		if !ok || got.ID != sb.ID || len(fake.Sandboxes()) != 1 {
+			t.Fatalf("SetState(%s) did not keep the box in place: got %s, want %s; %d boxes", st.to, got.ID, sb.ID, len(fake.Sandboxes()))
+		}
+		if got.Status != st.to || v.State != st.fakeState || v.PauseCount != st.pauses ||
+			(st.fakeState == "paused" && v.PausedWithMemory != st.withMemory) {
+			t.Errorf("after SetState(%s): status %s, fake state %s, %d pauses, last with memory %v; want %s, %d pauses, memory %v",
+				st.to, got.Status, v.State, v.PauseCount, v.PausedWithMemory, st.fakeState, st.pauses, st.withMemory)
+		}
+		if n := fake.Requests("POST /sandboxes/{sandboxID}/connect"); n != st.connects {
+			t.Errorf("after SetState(%s): %d resumes, want %d", st.to, n, st.connects)
+		}
+		if st.fakeState == "running" && v.Timeout != 2700 {
+			t.Errorf("resumed with timeout %d s, want the 2700 s the box was made with", v.Timeout)
+		}
 	}
 }
 

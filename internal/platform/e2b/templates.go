@@ -19,12 +19,10 @@ type templates struct{ p *Platform }
 var _ platform.TemplateSpecValidator = (*Platform)(nil)
 
 // ValidateTemplateSpec reports, at plan time, what E2B cannot build: a
-// Dockerfile instruction it cannot express (naming the line), or template
-// labels, which E2B templates do not have.
+// Dockerfile instruction it cannot express (naming the line). Settings the
+// capability matrix describes (labels, sizes) are checked by the resource
+// from the matrix, so they are not reported twice.
 func (p *Platform) ValidateTemplateSpec(spec platform.TemplateSpec) error {
-	if len(spec.Labels) > 0 {
-		return &platform.UnsupportedError{Platform: "e2b", Capability: "template labels (E2B templates have only a name)"}
-	}
 	if spec.Dockerfile != "" {
 		if _, err := translateDockerfile(spec.Dockerfile); err != nil {
 			return err
@@ -62,6 +60,11 @@ func (t *templates) Rebuild(ctx context.Context, id string, spec platform.Templa
 func (t *templates) build(ctx context.Context, wantID string, spec platform.TemplateSpec) (*platform.Template, error) {
 	if err := t.p.ValidateTemplateSpec(spec); err != nil {
 		return nil, err
+	}
+	if len(spec.Labels) > 0 {
+		// Refused at plan time from the capability matrix (TemplateLabels);
+		// this guards callers that skip the plan.
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "template labels (E2B templates have only a name)"}
 	}
 	start, err := buildStartRequest(spec)
 	if err != nil {

@@ -110,7 +110,9 @@ func TestValidateTemplateSpec(t *testing.T) {
 		{"good", platform.TemplateSpec{Dockerfile: "FROM alpine\nRUN true"}, ""},
 		{"image", platform.TemplateSpec{Image: "alpine"}, ""},
 		{"bad line", platform.TemplateSpec{Dockerfile: "FROM alpine\nEXPOSE 80"}, "line 2: EXPOSE"},
-		{"labels", platform.TemplateSpec{Image: "alpine", Labels: map[string]string{"a": "b"}}, "template labels"},
+		// Labels are the capability matrix's (TemplateLabels), checked by the
+		// resource; reporting them here too would say it twice.
+		{"labels are left to the matrix", platform.TemplateSpec{Image: "alpine", Labels: map[string]string{"a": "b"}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,5 +131,19 @@ func TestValidateTemplateSpec(t *testing.T) {
 				t.Errorf("err %T is not a *DockerfileError", err)
 			}
 		})
+	}
+}
+
+func TestTemplateLabelsRefusedOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	_, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "l", Image: "alpine", Labels: map[string]string{"a": "b"}})
+	if !errors.Is(err, platform.ErrUnsupported) || !strings.Contains(err.Error(), "template labels") {
+		t.Errorf("Create with labels: %v, want unsupported template labels", err)
+	}
+	if n := len(fake.Templates()); n != 0 {
+		t.Errorf("a refused create made %d templates", n)
+	}
+	if p.Capabilities().TemplateLabels {
+		t.Error("capabilities claim template labels")
 	}
 }
