@@ -274,6 +274,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	prevStatus, prevSince := state.Status, state.StatusSince
+	sb = sandboxAsRecorded(r.platform.Capabilities(), state, sb)
 	sandboxRefresh(&state, sb, len(importing) > 0)
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)

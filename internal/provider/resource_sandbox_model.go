@@ -169,6 +169,32 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 	}
 }
 
+// sandboxAsRecorded is what the platform reported, read in the light of
+// what the platform cannot report (its capability row) and what the state
+// recorded (prior):
+//   - Where a paused box reads the same whether its memory was kept or not
+//     (PauseKindUnreported: E2B says "paused" for both), a box recorded as
+//     stopped that reads as paused is still stopped: the provider stopped
+//     it, and nothing on the platform can say otherwise. Reading it as
+//     paused would plan a needless stop on every run. A box recorded as
+//     running that reads as paused was paused behind Terraform's back and
+//     keeps planning its move back to the configured state.
+//   - Where a sandbox has no size of its own (no SandboxResources: E2B sizes
+//     a box by its template), the size reported is the template's, so it is
+//     not read into cpu_count / memory_mb (an import would otherwise plan a
+//     replacement to remove them).
+func sandboxAsRecorded(caps platform.Capabilities, prior sandboxModel, sb *platform.Sandbox) *platform.Sandbox {
+	out := *sb
+	if caps.PauseKindUnreported && out.Status == platform.StatePaused &&
+		prior.State.ValueString() == string(platform.StateStopped) {
+		out.Status = platform.StateStopped
+	}
+	if !caps.SandboxResources {
+		out.CPUCount, out.MemoryMB = 0, 0
+	}
+	return &out
+}
+
 // sandboxSettledState is the state an imported box in transition is heading to.
 func sandboxSettledState(s platform.SandboxState) platform.SandboxState {
 	if s == platform.StateStopping {

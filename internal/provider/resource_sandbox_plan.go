@@ -69,6 +69,32 @@ func sandboxCheckPlan(caps platform.Capabilities, platformName string, plan sand
 				"state must be one of "+strings.Join(sandboxAllowedStates(caps), ", "))
 		}
 	}
+	if !caps.SandboxResources {
+		// The box takes its size from its template; the limits below are moot.
+		for _, a := range []struct {
+			name string
+			v    types.Int64
+		}{{"cpu_count", plan.CPUCount}, {"memory_mb", plan.MemoryMB}} {
+			if isSet(a.v) {
+				addUnsupportedError(diags, path.Root(a.name), sandboxIntString(a.v), platformName,
+					"a sandbox takes its size from its template; remove "+a.name+" and set it on the sbx_template")
+			}
+		}
+	} else {
+		sandboxCheckSizeLimits(caps, platformName, plan, diags)
+	}
+	if isSet(plan.DiskMB) && !caps.SandboxDiskSize {
+		addUnsupportedError(diags, path.Root("disk_mb"), sandboxIntString(plan.DiskMB), platformName,
+			"the platform sizes a sandbox's disk itself; remove disk_mb")
+	}
+	if !caps.ReadOnlyMounts {
+		sandboxCheckReadOnlyMounts(plan, platformName, diags)
+	}
+}
+
+// sandboxCheckSizeLimits reports cpu_count and memory_mb outside the
+// platform's limits.
+func sandboxCheckSizeLimits(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
 	if v := plan.MemoryMB; !v.IsNull() && !v.IsUnknown() && caps.MinMemoryMB > 0 && v.ValueInt64() < caps.MinMemoryMB {
 		diags.AddAttributeError(path.Root("memory_mb"), "memory_mb below the platform minimum",
 			fmt.Sprintf("memory_mb = %d is below the minimum of %d on %s. Set memory_mb to %d or more, or leave it out for the platform default.",
@@ -79,9 +105,27 @@ func sandboxCheckPlan(caps platform.Capabilities, platformName string, plan sand
 			fmt.Sprintf("cpu_count = %d is above the maximum of %d on %s. Set cpu_count to %d or less.",
 				v.ValueInt64(), caps.MaxCPUCount, platformName, caps.MaxCPUCount))
 	}
-	if isSet(plan.DiskMB) && !caps.SandboxDiskSize {
-		addUnsupportedError(diags, path.Root("disk_mb"), sandboxIntString(plan.DiskMB), platformName,
-			"the platform sizes a sandbox's disk itself; remove disk_mb")
+}
+
+// sandboxCheckReadOnlyMounts reports every volume_mount with read_only =
+// true on a platform that mounts volumes read-write only. The mounts are
+// read from the plan untyped, so an unknown list or element is skipped (the
+// apply refuses it if it turns out read-only).
+func sandboxCheckReadOnlyMounts(plan sandboxModel, platformName string, diags *diag.Diagnostics) {
+	if plan.VolumeMounts.IsNull() || plan.VolumeMounts.IsUnknown() {
+		return
+	}
+	for i, el := range plan.VolumeMounts.Elements() {
+		obj, ok := el.(types.Object)
+		if !ok || obj.IsNull() || obj.IsUnknown() {
+			continue
+		}
+		ro, ok := obj.Attributes()["read_only"].(types.Bool)
+		if !ok || ro.IsUnknown() || !ro.ValueBool() {
+			continue
+		}
+		addUnsupportedError(diags, path.Root("volume_mount").AtListIndex(i).AtName("read_only"), "true", platformName,
+			"volumes are always mounted read-write here; remove read_only or set it to false")
 	}
 }
 

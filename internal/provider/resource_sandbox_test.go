@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ import (
 // sandboxTestCaps is a platform that can do everything sbx_sandbox asks for.
 var sandboxTestCaps = platform.Capabilities{
 	PauseWithMemory: true, Stop: true, SandboxFromSnapshot: true, SandboxResizeInPlace: true,
-	SandboxDiskSize: true, MinMemoryMB: 6,
+	SandboxDiskSize: true, MinMemoryMB: 6, SandboxResources: true, ReadOnlyMounts: true,
 }
 
 // sandboxTestModel is a planned sandbox with every optional value null.
@@ -70,6 +71,24 @@ func TestSandboxCheckPlan(t *testing.T) {
 		{name: "disk without disk sizes", caps: func(c *platform.Capabilities) { c.SandboxDiskSize = false },
 			change: func(m *sandboxModel) { m.DiskMB = types.Int64Value(2048) },
 			want:   []string{"disk_mb = 2048", "remove disk_mb"}, path: path.Root("disk_mb")},
+		{name: "cpu on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+			change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(2) },
+			want:   []string{"cpu_count = 2", "test-platform", "remove cpu_count and set it on the sbx_template"}, path: path.Root("cpu_count")},
+		{name: "memory on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+			change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(4) }, // below the minimum too: reported once, as unsupported
+			want:   []string{"memory_mb = 4", "remove memory_mb and set it on the sbx_template"}, path: path.Root("memory_mb")},
+		{name: "unknown size on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+			change: func(m *sandboxModel) { m.CPUCount = types.Int64Unknown() },
+			want:   []string{"cpu_count = (known after apply)"}, path: path.Root("cpu_count")},
+		{name: "no size on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+			change: func(*sandboxModel) {}},
+		{name: "read-only mount unsupported", caps: func(c *platform.Capabilities) { c.ReadOnlyMounts = false },
+			change: func(m *sandboxModel) { m.VolumeMounts = sandboxTestMounts(false, true) },
+			want:   []string{"volume_mount[1].read_only = true", "test-platform", "read-write"},
+			path:   path.Root("volume_mount").AtListIndex(1).AtName("read_only")},
+		{name: "read-write mounts where read-only is unsupported", caps: func(c *platform.Capabilities) { c.ReadOnlyMounts = false },
+			change: func(m *sandboxModel) { m.VolumeMounts = sandboxTestMounts(false, false) }},
+		{name: "read-only mount supported", change: func(m *sandboxModel) { m.VolumeMounts = sandboxTestMounts(true) }},
 		{name: "snapshot restore unsupported", caps: func(c *platform.Capabilities) { c.SandboxFromSnapshot = false },
 			change: func(m *sandboxModel) {
 				m.TemplateID = types.StringNull()
@@ -90,6 +109,18 @@ func TestSandboxCheckPlan(t *testing.T) {
 			sandboxTestExpectOneError(t, diags, tt.path, tt.want)
 		})
 	}
+}
+
+// sandboxTestMounts is a volume_mount list, one mount per read_only flag.
+func sandboxTestMounts(readOnly ...bool) types.List {
+	objType := types.ObjectType{AttrTypes: sandboxMountAttrTypes}
+	elems := make([]attr.Value, 0, len(readOnly))
+	for i, ro := range readOnly {
+		elems = append(elems, types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
+			"volume_id": types.StringValue("vol"), "path": types.StringValue("/m" + strconv.Itoa(i)), "read_only": types.BoolValue(ro),
+		}))
+	}
+	return types.ListValueMust(objType, elems)
 }
 
 // sandboxTestExpectOneError checks diags hold exactly one error at p whose

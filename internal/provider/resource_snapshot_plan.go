@@ -86,6 +86,8 @@ func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, 
 				"snapshots always include memory; set `include_memory = true`")
 		}
 	}
+	labelsCheckSupported(diags, config.Labels, caps.SnapshotLabels, platformName, "snapshots",
+		" (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)")
 	if isSet(config.TTL) && !caps.SnapshotTTL {
 		addUnsupportedError(diags, pathSnapshotTTL, templateValueString(config.TTL), platformName,
 			"snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed")

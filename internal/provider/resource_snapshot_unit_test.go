@@ -62,6 +62,16 @@ func TestSnapshotCheckCapabilities(t *testing.T) {
 	volumePlan := volume
 	volumePlan.IncludeMemory = types.BoolValue(false)
 
+	docker.SnapshotLabels = true
+	memConfig, memPlan := sandbox(types.BoolValue(true), types.StringNull())
+	memoryOnlySnap := [2]snapshotModel{memConfig, memPlan}
+	fsConfig, fsPlan := sandbox(types.BoolNull(), types.StringNull())
+	fsSnap := [2]snapshotModel{fsConfig, fsPlan}
+	labelled := func(cp [2]snapshotModel, labels types.Map) (config, plan snapshotModel) {
+		cp[0].Labels, cp[1].Labels = labels, labels
+		return cp[0], cp[1]
+	}
+
 	type pair struct{ config, plan snapshotModel }
 	mk := func(c, p snapshotModel) pair { return pair{c, p} }
 	cases := []struct {
@@ -82,6 +92,9 @@ func TestSnapshotCheckCapabilities(t *testing.T) {
 			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = false", "set `include_memory = true`"}},
 		{"memory-only platform with memory and ttl", memoryOnly, mk(sandbox(types.BoolValue(true), types.StringValue("72h"))), nil, nil},
 		{"no volume snapshots", noVolumes, mk(volume, volumePlan), []path.Path{pathSnapshotVolumeID}, []string{`volume_id = "vol1"`}},
+		{"labels where snapshots have none", memoryOnly, mk(labelled(memoryOnlySnap, sandboxTestMap("gen", "1"))),
+			[]path.Path{path.Root("labels")}, []string{`labels = { gen = "1" }`, "snapshots carry no labels", "name_regex"}},
+		{"labels where snapshots have them", docker, mk(labelled(fsSnap, sandboxTestMap("gen", "1"))), nil, nil},
 		{"no sandbox snapshots", noSandboxes, mk(sandbox(types.BoolNull(), types.StringNull())),
 			[]path.Path{pathSnapshotSandboxID, pathSnapshotIncludeMemory}, []string{`sandbox_id = "box1"`}},
 	}

@@ -171,6 +171,8 @@ func templateCheckCapabilities(platformName string, caps platform.Capabilities, 
 		addUnsupportedError(diags, pathTemplateMemoryMB, templateValueString(m.MemoryMB), platformName,
 			"templates have no size here; remove it and set `memory_mb` on each `sbx_sandbox`")
 	}
+	labelsCheckSupported(diags, m.Labels, caps.TemplateLabels, platformName, "templates",
+		" (find a template by its name with the sbx_template data source)")
 	// A template's disk size is the default disk of the sandboxes made from
 	// it, so it needs both sized templates and sized sandbox disks.
 	if isSet(m.DiskMB) && (!caps.TemplateResources || !caps.SandboxDiskSize) {

@@ -136,6 +136,10 @@ func TestTemplateCheckCapabilities(t *testing.T) {
 	adopted := templateModel{Image: types.StringValue("agent:1")}
 	unknownCPU := built
 	unknownCPU.CPUCount = types.Int64Unknown()
+	labelledTpl := built
+	labelledTpl.Labels = sandboxTestMap("team", "ml")
+	labelling := sized
+	labelling.TemplateLabels = true
 
 	cases := []struct {
 		name      string
@@ -155,6 +159,9 @@ func TestTemplateCheckCapabilities(t *testing.T) {
 		{"sized platform takes sizes", sized, withSizes, nil, nil},
 		{"sized platform with disks takes disk", sizedDisk, withDisk, nil, nil},
 		{"unknown value still rejected", unsized, unknownCPU, []path.Path{pathTemplateCPUCount}, []string{"(known after apply)"}},
+		{"labels where templates have none", sized, labelledTpl, []path.Path{pathTemplateLabels},
+			[]string{`labels = { team = "ml" } is not supported on testplat`, "templates carry no labels", "sbx_template data source"}},
+		{"labels where templates have them", labelling, labelledTpl, nil, nil},
 		{"image-only platform cannot build", imageOnly, built, []path.Path{pathTemplateDockerfile}, []string{"adopt it with `image`"}},
 		{"build-only platform cannot adopt", sized, adopted, []path.Path{pathTemplateImage}, []string{`image = "agent:1"`}},
 	}

@@ -59,6 +59,8 @@ func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformNa
 		addUnsupportedError(diags, path.Root("from_snapshot_id"), sandboxQuoted(plan.FromSnapshotID), platformName,
 			"this platform cannot restore a volume from a snapshot; remove from_snapshot_id")
 	}
+	labelsCheckSupported(diags, plan.Labels, caps.VolumeLabels, platformName, "volumes",
+		" (find a volume by its name with the sbx_volume data source)")
 	if state == nil {
 		return
 	}

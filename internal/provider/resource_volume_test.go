@@ -33,7 +33,8 @@ func volumeTestAttached(ids ...string) types.List {
 }
 
 func TestVolumeCheckPlan(t *testing.T) {
-	docker := platform.Capabilities{VolumeRestore: true, VolumeLabelsMutable: true, VolumeLabelsNeedIdle: true}
+	docker := platform.Capabilities{VolumeRestore: true, VolumeLabelsMutable: true, VolumeLabelsNeedIdle: true, VolumeLabels: true}
+	e2b := platform.Capabilities{}
 	fly := platform.Capabilities{VolumeSizes: true, VolumeGrow: true, VolumeRegions: true}
 	tests := []struct {
 		name     string
@@ -64,6 +65,13 @@ func TestVolumeCheckPlan(t *testing.T) {
 			state: func(m *volumeModel) { m.SizeGB = types.Int64Value(20) },
 			plan:  func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
 			want:  []string{"size_gb = 10", "current size of 20 GB"}, path: path.Root("size_gb")},
+		{name: "labels where volumes have none", platform: "e2b", caps: e2b,
+			plan: func(m *volumeModel) { m.Labels = sandboxTestMap("team", "ml", "env", "dev") },
+			want: []string{`labels = { env = "dev", team = "ml" }`, "e2b", "volumes carry no labels", "sbx_volume data source"},
+			path: path.Root("labels")},
+		{name: "empty labels where volumes have none", platform: "e2b", caps: e2b,
+			plan: func(m *volumeModel) { m.Labels = sandboxTestMap() }},
+		{name: "no labels where volumes have none", platform: "e2b", caps: e2b, plan: func(*volumeModel) {}},
 		{name: "relabel idle volume", platform: "docker", caps: docker,
 			state: func(*volumeModel) {},
 			plan:  func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }},

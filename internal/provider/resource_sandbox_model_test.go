@@ -1,0 +1,49 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+func TestSandboxAsRecorded(t *testing.T) {
+	e2bLike := platform.Capabilities{PauseWithMemory: true, Stop: true, PauseKindUnreported: true}
+	dockerLike := platform.Capabilities{PauseWithMemory: true, Stop: true, SandboxResources: true}
+	tests := []struct {
+		name      string
+		caps      platform.Capabilities
+		prior     string // the recorded state
+		reported  platform.SandboxState
+		want      platform.SandboxState
+		wantSizes bool // cpu/memory read through
+	}{
+		{"stopped box reads paused: still stopped", e2bLike, "stopped", platform.StatePaused, platform.StateStopped, false},
+		{"paused box reads paused", e2bLike, "paused", platform.StatePaused, platform.StatePaused, false},
+		{"running box paused out of band stays drift", e2bLike, "running", platform.StatePaused, platform.StatePaused, false},
+		{"stopped box resumed out of band is running", e2bLike, "stopped", platform.StateRunning, platform.StateRunning, false},
+		{"import (no recorded state) reads paused", e2bLike, "", platform.StatePaused, platform.StatePaused, false},
+		{"reported kind is trusted where the platform reports it", dockerLike, "stopped", platform.StatePaused, platform.StatePaused, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prior := sandboxTestModel()
+			prior.State = types.StringNull()
+			if tt.prior != "" {
+				prior.State = types.StringValue(tt.prior)
+			}
+			sb := &platform.Sandbox{ID: "box1", Status: tt.reported, PlatformStatus: "raw", CPUCount: 2, MemoryMB: 512}
+			got := sandboxAsRecorded(tt.caps, prior, sb)
+			if got.Status != tt.want || got.PlatformStatus != "raw" || got.ID != "box1" {
+				t.Errorf("status = %s (platform_status %q), want %s", got.Status, got.PlatformStatus, tt.want)
+			}
+			if sized := got.CPUCount == 2 && got.MemoryMB == 512; sized != tt.wantSizes {
+				t.Errorf("cpu %d, memory %d; want the platform's sizes read through: %v", got.CPUCount, got.MemoryMB, tt.wantSizes)
+			}
+			if sb.Status != tt.reported || sb.CPUCount != 2 {
+				t.Error("the platform's answer was modified in place")
+			}
+		})
+	}
+}
