@@ -49,6 +49,7 @@ type Capabilities struct {
 	VolumeLabelsMutable  bool // labels change in place (else: replace)
 	VolumeLabelsNeedIdle bool // relabelling needs the volume to be unmounted
 	VolumeLabels         bool // labels on a volume
+	VolumeCreatedAt      bool // the platform reports when a volume was made (created_at)
 
 	// Snapshots
 	SandboxSnapshot       bool // snapshot of a sandbox's filesystem
@@ -58,4 +59,8 @@ type Capabilities struct {
 	SnapshotDelete        bool // snapshots can be deleted (else: they expire)
 	SnapshotTTL           bool // ttl accepted
 	SnapshotLabels        bool // labels on a snapshot (and lookups by them)
+	// What the platform reports back about a snapshot it holds.
+	SnapshotCreatedAt      bool // when it was made: created_at, and ordering for most_recent
+	SnapshotSize           bool // its size (size_bytes)
+	SnapshotSourceReported bool // the sandbox or volume it was taken from, on a lookup
 }

@@ -38,12 +38,16 @@ var capabilities = platform.Capabilities{
 	VolumeLabelsMutable:  true, // by copying into a relabelled volume of the same name
 	VolumeLabelsNeedIdle: true,
 	VolumeLabels:         true,
+	VolumeCreatedAt:      true,
 
-	SandboxSnapshot:       true,
-	SandboxMemorySnapshot: false,
-	SandboxFSOnlySnapshot: true,
-	VolumeSnapshot:        true,
-	SnapshotDelete:        true,
-	SnapshotTTL:           false,
-	SnapshotLabels:        true, // image labels
+	SandboxSnapshot:        true,
+	SandboxMemorySnapshot:  false,
+	SandboxFSOnlySnapshot:  true,
+	VolumeSnapshot:         true,
+	SnapshotDelete:         true,
+	SnapshotTTL:            false,
+	SnapshotLabels:         true, // image labels
+	SnapshotCreatedAt:      true, // image created time
+	SnapshotSize:           true,
+	SnapshotSourceReported: true, // recorded in image labels
 }

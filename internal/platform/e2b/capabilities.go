@@ -53,6 +53,7 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		VolumeLabelsMutable:  false,
 		VolumeLabelsNeedIdle: false,
 		VolumeLabels:         false, // a volume has a name only
+		VolumeCreatedAt:      false, // Volume is {volumeID, name}
 
 		// An E2B snapshot is taken like a pause: the sandbox's filesystem and
 		// memory, restored by starting a new sandbox from it. There is no
@@ -64,5 +65,10 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SnapshotDelete:        true, // DELETE /templates/{snapshotID}
 		SnapshotTTL:           false,
 		SnapshotLabels:        false, // a snapshot has names only
+		// SnapshotInfo is {snapshotID, names}: no time, size or source;
+		// GET /snapshots filters by sandboxID but does not report it.
+		SnapshotCreatedAt:      false,
+		SnapshotSize:           false,
+		SnapshotSourceReported: false,
 	}
 }
