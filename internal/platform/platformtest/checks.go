@@ -118,3 +118,22 @@ func needs(t *testing.T, have bool, capability string) {
 		t.Skipf("platform lacks %s", capability)
 	}
 }
+
+// snapshotLabelIs checks a snapshot label where snapshots carry labels
+// (SnapshotLabels); elsewhere none were set, and the snapshot must have none.
+func (r run) snapshotLabelIs(addr, key, want string) resource.TestCheckFunc {
+	if r.h.Capabilities.SnapshotLabels {
+		return resource.TestCheckResourceAttr(addr, "labels."+key, want)
+	}
+	return resource.TestCheckNoResourceAttr(addr, "labels."+key)
+}
+
+// reportedIsSet checks that attr is set where the platform reports it
+// (reported, from its capability row), and null where it cannot: a value
+// there could only be made up.
+func reportedIsSet(reported bool, addr, attr string) resource.TestCheckFunc {
+	if reported {
+		return resource.TestCheckResourceAttrSet(addr, attr)
+	}
+	return resource.TestCheckNoResourceAttr(addr, attr)
+}

@@ -25,13 +25,29 @@ func (r run) template() string {
 	return fmt.Sprintf("resource \"sbx_template\" \"t\" {\n%s\n}\n", r.h.TemplateConfig(r.name+"-tpl"))
 }
 
+// volume is a volume labelled with the run's name where volumes carry
+// labels (VolumeLabels); extra lines go into its body.
 func (r run) volume(label string, extra ...string) string {
+	labels := ""
+	if r.h.Capabilities.VolumeLabels {
+		labels = fmt.Sprintf("  labels = { suite = %q }", r.name)
+	}
 	return fmt.Sprintf(`resource "sbx_volume" %q {
   name   = "%s-%s"
-  labels = { suite = %q }
+%s
 %s
 }
-`, label, r.name, label, r.name, strings.Join(extra, "\n"))
+`, label, r.name, label, labels, strings.Join(extra, "\n"))
+}
+
+// snapshotLabels is the labels line for a snapshot (HCL map body, e.g.
+// `kept = "yes"`) where snapshots carry labels (SnapshotLabels), else "":
+// the provider refuses labels a platform cannot store at plan time.
+func (r run) snapshotLabels(body string) string {
+	if !r.h.Capabilities.SnapshotLabels {
+		return ""
+	}
+	return "  labels = { " + body + " }"
 }
 
 // sandbox is a box from the template; extra lines go into its body.

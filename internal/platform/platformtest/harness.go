@@ -71,6 +71,7 @@ type OutOfBand interface {
 func Run(t *testing.T, h Harness) {
 	t.Run("lifecycle", func(t *testing.T) { testLifecycle(t, h) })
 	t.Run("state_changes_in_place", func(t *testing.T) { testStateChanges(t, h) })
+	t.Run("lifecycle_changes_in_place", func(t *testing.T) { testLifecycleChanges(t, h) })
 	t.Run("out_of_band_state_change", func(t *testing.T) { testOutOfBandState(t, h) })
 	t.Run("disappears", func(t *testing.T) { testDisappears(t, h) })
 	t.Run("snapshot_and_restore", func(t *testing.T) { testSnapshotRestore(t, h) })

@@ -18,10 +18,10 @@ func testImport(t *testing.T, h Harness) {
 	addrs := []string{"sbx_template.t", "sbx_volume.v", "sbx_sandbox.s"}
 	switch {
 	case h.Capabilities.SandboxSnapshot:
-		blocks = append(blocks, r.snapshotOf("snap", "sbx_sandbox.s", `  labels = { kept = "yes" }`))
+		blocks = append(blocks, r.snapshotOf("snap", "sbx_sandbox.s", r.snapshotLabels(`kept = "yes"`)))
 		addrs = append(addrs, "sbx_snapshot.snap")
 	case h.Capabilities.VolumeSnapshot:
-		blocks = append(blocks, r.snapshotOf("snap", "sbx_volume.v", `  labels = { kept = "yes" }`))
+		blocks = append(blocks, r.snapshotOf("snap", "sbx_volume.v", r.snapshotLabels(`kept = "yes"`)))
 		addrs = append(addrs, "sbx_snapshot.snap")
 	default:
 		t.Log("the platform has no snapshots; sbx_snapshot import does not apply")

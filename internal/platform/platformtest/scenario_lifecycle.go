@@ -30,7 +30,7 @@ func testLifecycle(t *testing.T, h Harness) {
 				captureID("sbx_sandbox.s", &boxID),
 				resource.TestCheckResourceAttrSet("sbx_template.t", "build_id"),
 				resource.TestCheckResourceAttrSet("sbx_template.t", "created_at"),
-				resource.TestCheckResourceAttrSet("sbx_volume.v", "created_at"),
+				reportedIsSet(h.Capabilities.VolumeCreatedAt, "sbx_volume.v", "created_at"),
 				resource.TestCheckResourceAttr("sbx_sandbox.s", "state", "running"),
 				resource.TestCheckResourceAttr("sbx_sandbox.s", "status", "running"),
 				resource.TestCheckResourceAttrSet("sbx_sandbox.s", "platform_status"),

@@ -9,8 +9,9 @@ import (
 )
 
 // testLookups: the data sources find what the resources made — snapshots by
-// name, by labels with most_recent, all of them newest first; an ambiguous
-// or empty lookup is an error that says so; volumes and templates by name.
+// name, by labels (or, where snapshots carry no labels, by name_regex) with
+// most_recent, all of them newest first; an ambiguous or empty lookup is an
+// error that says so; volumes and templates by name.
 func testLookups(t *testing.T, h Harness) {
 	r := newRun(h)
 	base := []string{r.template(), r.volume("v")}
@@ -31,10 +32,20 @@ func testLookups(t *testing.T, h Harness) {
 	if source != "" {
 		// Made one after another so their created_at are ordered a < b < c.
 		base = append(base,
-			r.snapshotOf("a", source, fmt.Sprintf(`  labels = { suite = %q, role = "x" }`, r.name)),
-			r.snapshotOf("b", source, fmt.Sprintf(`  labels = { suite = %q, role = "x" }`, r.name), "  depends_on = [sbx_snapshot.a]"),
-			r.snapshotOf("c", source, fmt.Sprintf(`  labels = { suite = %q, role = "y" }`, r.name), "  depends_on = [sbx_snapshot.b]"),
+			r.snapshotOf("a", source, r.snapshotLabels(fmt.Sprintf(`suite = %q, role = "x"`, r.name))),
+			r.snapshotOf("b", source, r.snapshotLabels(fmt.Sprintf(`suite = %q, role = "x"`, r.name)), "  depends_on = [sbx_snapshot.a]"),
+			r.snapshotOf("c", source, r.snapshotLabels(fmt.Sprintf(`suite = %q, role = "y"`, r.name)), "  depends_on = [sbx_snapshot.b]"),
 		)
+	}
+	// The selectors of the snapshot lookups: "x" picks a and b, "all" picks
+	// all three. By labels where snapshots carry them; by name elsewhere (the
+	// names "<run>-a", "-b", "-c" play the roles the labels play).
+	selectX := fmt.Sprintf(`labels = { suite = %q, role = "x" }`, r.name)
+	selectAll := fmt.Sprintf(`labels = { suite = %q }`, r.name)
+	if !h.Capabilities.SnapshotLabels {
+		t.Log("the platform's snapshots carry no labels (capability SnapshotLabels); snapshots are looked up by name_regex instead of labels")
+		selectX = fmt.Sprintf(`name_regex = "^%s-[ab]$"`, r.name)
+		selectAll = fmt.Sprintf(`name_regex = "^%s-[abc]$"`, r.name)
 	}
 
 	lookups := `
@@ -45,10 +56,14 @@ data "sbx_template" "t" { name = sbx_template.t.name }
 		resource.TestCheckResourceAttrPair("data.sbx_volume.v", "id", "sbx_volume.v", "id"),
 		resource.TestCheckResourceAttrPair("data.sbx_volume.v", "created_at", "sbx_volume.v", "created_at"),
 		resource.TestCheckResourceAttr("data.sbx_volume.v", "managed", "true"),
-		resource.TestCheckResourceAttr("data.sbx_volume.v", "labels.suite", r.name),
 		resource.TestCheckResourceAttrPair("data.sbx_template.t", "id", "sbx_template.t", "id"),
 		resource.TestCheckResourceAttrPair("data.sbx_template.t", "build_id", "sbx_template.t", "build_id"),
 		resource.TestCheckResourceAttrPair("data.sbx_template.t", "status", "sbx_template.t", "status"),
+	}
+	if h.Capabilities.VolumeLabels {
+		checks = append(checks, resource.TestCheckResourceAttr("data.sbx_volume.v", "labels.suite", r.name))
+	} else {
+		t.Log("the platform's volumes carry no labels (capability VolumeLabels); the volume lookup's labels are not checked")
 	}
 	steps := []resource.TestStep{{
 		Config:           r.config(base...),
@@ -58,13 +73,8 @@ data "sbx_template" "t" { name = sbx_template.t.name }
 	if source != "" {
 		lookups += fmt.Sprintf(`
 data "sbx_snapshot" "by_name" { name = sbx_snapshot.a.name }
-data "sbx_snapshot" "recent" {
-  labels      = { suite = %[1]q, role = "x" }
-  most_recent = true
-  depends_on  = [sbx_snapshot.c]
-}
 data "sbx_snapshots" "all" {
-  labels     = { suite = %[1]q }
+  %[4]s
   depends_on = [sbx_snapshot.c]
 }
 data "sbx_snapshots" "by_source" {
@@ -72,22 +82,47 @@ data "sbx_snapshots" "by_source" {
   name_regex = "^%[1]s-[ab]$"
   depends_on = [sbx_snapshot.c]
 }
-`, r.name, sourceAttr, source)
+`, r.name, sourceAttr, source, selectAll)
 		checks = append(checks,
 			resource.TestCheckResourceAttrPair("data.sbx_snapshot.by_name", "id", "sbx_snapshot.a", "id"),
 			resource.TestCheckResourceAttrPair("data.sbx_snapshot.by_name", "kind", "sbx_snapshot.a", "kind"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshot.by_name", sourceAttr, source, "id"),
-			resource.TestCheckResourceAttr("data.sbx_snapshot.by_name", "labels.role", "x"),
-			resource.TestCheckResourceAttrSet("data.sbx_snapshot.by_name", "created_at"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshot.recent", "id", "sbx_snapshot.b", "id"),
+			r.snapshotLabelIs("data.sbx_snapshot.by_name", "role", "x"),
+			reportedIsSet(h.Capabilities.SnapshotCreatedAt, "data.sbx_snapshot.by_name", "created_at"),
 			resource.TestCheckResourceAttr("data.sbx_snapshots.all", "ids.#", "3"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "ids.0", "sbx_snapshot.c", "id"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "ids.1", "sbx_snapshot.b", "id"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "ids.2", "sbx_snapshot.a", "id"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "snapshots.0.name", "sbx_snapshot.c", "name"),
 			resource.TestCheckResourceAttr("data.sbx_snapshots.by_source", "ids.#", "2"),
-			resource.TestCheckResourceAttrPair("data.sbx_snapshots.by_source", "ids.0", "sbx_snapshot.b", "id"),
 		)
+		if h.Capabilities.SnapshotSourceReported {
+			checks = append(checks, resource.TestCheckResourceAttrPair("data.sbx_snapshot.by_name", sourceAttr, source, "id"))
+		} else {
+			t.Log("the platform does not report a snapshot's source (capability SnapshotSourceReported); the lookup's " + sourceAttr + " is not checked")
+		}
+		if h.Capabilities.SnapshotCreatedAt {
+			// Ordered by creation time: most_recent and newest first.
+			lookups += fmt.Sprintf(`
+data "sbx_snapshot" "recent" {
+  %s
+  most_recent = true
+  depends_on  = [sbx_snapshot.c]
+}
+`, selectX)
+			checks = append(checks,
+				resource.TestCheckResourceAttrPair("data.sbx_snapshot.recent", "id", "sbx_snapshot.b", "id"),
+				resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "ids.0", "sbx_snapshot.c", "id"),
+				resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "ids.1", "sbx_snapshot.b", "id"),
+				resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "ids.2", "sbx_snapshot.a", "id"),
+				resource.TestCheckResourceAttrPair("data.sbx_snapshots.all", "snapshots.0.name", "sbx_snapshot.c", "name"),
+				resource.TestCheckResourceAttrPair("data.sbx_snapshots.by_source", "ids.0", "sbx_snapshot.b", "id"),
+			)
+		} else {
+			t.Log("the platform reports no snapshot creation times (capability SnapshotCreatedAt); most_recent and " +
+				"newest-first order do not apply, so the lookups are checked as sets")
+			for _, s := range []string{"a", "b", "c"} {
+				checks = append(checks, resource.TestCheckTypeSetElemAttrPair("data.sbx_snapshots.all", "ids.*", "sbx_snapshot."+s, "id"))
+			}
+			for _, s := range []string{"a", "b"} {
+				checks = append(checks, resource.TestCheckTypeSetElemAttrPair("data.sbx_snapshots.by_source", "ids.*", "sbx_snapshot."+s, "id"))
+			}
+		}
 	}
 	found := resource.TestStep{
 		Config:           r.config(append(base, lookups)...),
@@ -98,8 +133,8 @@ data "sbx_snapshots" "by_source" {
 
 	if source != "" {
 		ambiguous := fmt.Sprintf(`
-data "sbx_snapshot" "ambiguous" { labels = { suite = %q, role = "x" } }
-`, r.name)
+data "sbx_snapshot" "ambiguous" { %s }
+`, selectX)
 		none := fmt.Sprintf(`
 data "sbx_snapshot" "none" { name = "%s-no-such-snapshot" }
 `, r.name)

@@ -10,8 +10,10 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// testStateChanges: running → paused → stopped → running, each an in-place
-// update of the same sandbox, confirmed on the platform itself.
+// testStateChanges: running → paused → stopped → paused → running, each an
+// in-place update of the same sandbox, confirmed on the platform itself and
+// followed by an empty plan (so a platform that reports both kinds of pause
+// alike, PauseKindUnreported, must still read a stopped box back as stopped).
 func testStateChanges(t *testing.T, h Harness) {
 	states := []platform.SandboxState{platform.StateRunning}
 	if h.Capabilities.PauseWithMemory {
@@ -25,6 +27,9 @@ func testStateChanges(t *testing.T, h Harness) {
 		t.Log("the platform cannot stop sandboxes (capability Stop); the stopped step does not apply")
 	}
 	needs(t, len(states) > 1, "any sandbox state besides running (PauseWithMemory, Stop)")
+	if h.Capabilities.PauseWithMemory && h.Capabilities.Stop {
+		states = append(states, platform.StatePaused) // stopped → paused, in place too
+	}
 	states = append(states, platform.StateRunning)
 
 	r := newRun(h)
