@@ -104,7 +104,7 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ret, diags := retentionFromConfig(cfg.Retention, p.clock)
+	ret, diags := retentionFromConfig(cfg.Retention, p.clock, plat)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -103,15 +104,51 @@ func retentionKeyDescription(key string) string {
 		key, strings.Join(rows, "; "))
 }
 
-// retentionFromConfig reads the retention {} block (null: all defaults).
+// retentionTiered is a platform whose account tier changes the built-in
+// policy table (E2B Pro runs boxes for 24 h instead of Base's 1 h).
+type retentionTiered interface {
+	Tier() string
+}
+
+// retentionTierDefaults are the overrides the configured platform's tier
+// implies; nil for platforms without tiers.
+func retentionTierDefaults(plat platform.Platform) map[string]time.Duration {
+	tiered, ok := plat.(retentionTiered)
+	if plat == nil || !ok {
+		return nil
+	}
+	return retention.TierOverrides(plat.Name(), tiered.Tier())
+}
+
+// retentionFromConfig reads the retention {} block (null: all defaults) on
+// top of the platform's tier defaults: the user's overrides win over the
+// tier's, which win over the built-in table. plat may be nil (no tier).
 // Unknown values are errors: the provider needs them to plan.
-func retentionFromConfig(block types.Object, clock retention.Clock) (retentionSettings, diag.Diagnostics) {
+func retentionFromConfig(block types.Object, clock retention.Clock, plat platform.Platform) (retentionSettings, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := retentionSettings{warnBefore: defaultWarnBefore, clock: clock}
-	if block.IsNull() {
+	overrides := map[string]time.Duration{}
+	for k, v := range retentionTierDefaults(plat) {
+		overrides[k] = v
+	}
+	if !block.IsNull() {
+		retentionReadBlock(block, &out, overrides, &diags)
+	}
+	if diags.HasError() {
 		return out, diags
 	}
-	overrides := map[string]time.Duration{}
+	policy, err := retention.NewPolicy(overrides)
+	if err != nil {
+		diags.AddAttributeError(path.Root("retention"), "Invalid retention override", err.Error())
+		return out, diags
+	}
+	out.policy = policy
+	return out, diags
+}
+
+// retentionReadBlock reads warn_before into out and every set override into
+// overrides, replacing any tier default of the same key.
+func retentionReadBlock(block types.Object, out *retentionSettings, overrides map[string]time.Duration, diags *diag.Diagnostics) {
 	for name, v := range block.Attributes() {
 		s, ok := v.(types.String)
 		if !ok || s.IsNull() {
@@ -135,16 +172,6 @@ func retentionFromConfig(block types.Object, clock retention.Clock) (retentionSe
 		}
 		overrides[name] = d
 	}
-	if diags.HasError() {
-		return out, diags
-	}
-	policy, err := retention.NewPolicy(overrides)
-	if err != nil {
-		diags.AddAttributeError(path.Root("retention"), "Invalid retention override", err.Error())
-		return out, diags
-	}
-	out.policy = policy
-	return out, diags
 }
 
 // retentionParseNonNegative parses a retention duration ("72h", "30d"),

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -63,7 +65,7 @@ func TestRetentionFromConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, diags := retentionFromConfig(tt.block, clock)
+			got, diags := retentionFromConfig(tt.block, clock, nil)
 			if tt.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tt.wantErr) {
 					t.Fatalf("want error containing %q, got %v", tt.wantErr, diags)
@@ -182,5 +184,54 @@ func TestNewWithClock(t *testing.T) {
 	}
 	if p, ok := New("test")().(*sbxProvider); !ok || p.clock != (retention.SystemClock{}) {
 		t.Fatalf("New must use the system clock: %#v", p)
+	}
+}
+
+// The platform's tier sits under the user's overrides: E2B Pro lifts the
+// max_runtime cap to 24 h, Base keeps 1 h, and a user's max_runtime wins
+// over either.
+func TestRetentionFromConfigTierDefaults(t *testing.T) {
+	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	started := clock.Now()
+	box := retention.Object{Platform: retention.E2B, Kind: retention.Sandbox, State: retention.StateRunning,
+		StartedAt: started, Timeout: 20 * time.Hour}
+	e2bOn := func(tier string) platform.Platform {
+		p, err := e2b.New(e2b.Config{APIKey: "k", Tier: tier})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	nullBlock := types.ObjectNull(retentionTestBlock(t, nil).AttributeTypes(context.Background()))
+	tests := []struct {
+		name     string
+		plat     platform.Platform
+		block    types.Object
+		wantIn   time.Duration
+		wantRule string
+	}{
+		{"e2b base: 1 h cap", e2bOn(e2b.TierBase), nullBlock, time.Hour, "max_runtime"},
+		{"e2b pro: the box's own timeout", e2bOn(e2b.TierPro), nullBlock, 20 * time.Hour, "running_sandbox"},
+		{"e2b pro, empty block", e2bOn(e2b.TierPro), retentionTestBlock(t, nil), 20 * time.Hour, "running_sandbox"},
+		{"e2b pro, user override wins", e2bOn(e2b.TierPro),
+			retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("2h")}), 2 * time.Hour, "max_runtime"},
+		{"e2b base, user override wins", e2bOn(e2b.TierBase),
+			retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("30h")}), 20 * time.Hour, "running_sandbox"},
+		{"no platform: table", nil, nullBlock, time.Hour, "max_runtime"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, diags := retentionFromConfig(tt.block, clock, tt.plat)
+			if diags.HasError() {
+				t.Fatalf("unexpected error: %v", diags)
+			}
+			d, ok := got.policy.Deadline(box, clock.Now())
+			if !ok {
+				t.Fatal("no deadline")
+			}
+			if want := started.Add(tt.wantIn); !d.At.Equal(want) || d.Rule != tt.wantRule {
+				t.Errorf("deadline = %s (%s), want %s (%s)", d.At, d.Rule, want, tt.wantRule)
+			}
+		})
 	}
 }

@@ -102,6 +102,10 @@ func New(cfg Config) (*Platform, error) {
 // Name implements platform.Platform.
 func (p *Platform) Name() string { return "e2b" }
 
+// Tier is the account tier ("base" or "pro") the platform was configured
+// with; the provider builds its retention policy from it (Pro: 24 h runtime).
+func (p *Platform) Tier() string { return p.tier }
+
 // Capabilities implements platform.Platform.
 func (p *Platform) Capabilities() platform.Capabilities { return capabilitiesFor(p.tier) }
 
