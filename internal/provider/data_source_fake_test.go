@@ -50,12 +50,14 @@ type dataSourceFakePlatform struct {
 	snapshots []platform.Snapshot
 	volumes   []platform.Volume
 	templates []platform.Template
+	// caps is the platform's capability row (zero: reports nothing).
+	caps platform.Capabilities
 	// listCalls counts snapshot List calls, to prove a filter reached the platform.
 	lastSnapshotFilter platform.SnapshotFilter
 }
 
 func (f *dataSourceFakePlatform) Name() string                        { return "fake" }
-func (f *dataSourceFakePlatform) Capabilities() platform.Capabilities { return platform.Capabilities{} }
+func (f *dataSourceFakePlatform) Capabilities() platform.Capabilities { return f.caps }
 func (f *dataSourceFakePlatform) Templates() platform.TemplateService {
 	return dataSourceFakeTemplates{f}
 }

@@ -54,7 +54,9 @@ func (d *snapshotDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		Computed:            true,
 	}
 	attrs["most_recent"] = schema.BoolAttribute{
-		MarkdownDescription: "When several snapshots match, take the newest (by `created_at`) instead of failing. Defaults to `false`.",
+		MarkdownDescription: "When several snapshots match, take the newest (by `created_at`) instead of failing. Defaults to `false`. " +
+			"An error on platforms that do not report when a snapshot was made (E2B), since there is nothing to tell the newest " +
+			"by: narrow the filters to one match there instead.",
 		Optional:            true,
 	}
 	resp.Schema = schema.Schema{
@@ -83,6 +85,15 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 	var m snapshotDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	caps := d.platform.Capabilities()
+	if m.MostRecent.ValueBool() && !caps.SnapshotCreatedAt {
+		resp.Diagnostics.AddAttributeError(path.Root("most_recent"), "most_recent is not supported on "+d.platform.Name(),
+			fmt.Sprintf("most_recent = true: %s does not report when a snapshot was made, so the provider cannot tell "+
+				"which match is the newest (its listing order is not an age order). Remove most_recent and narrow the "+
+				"filters (name, name_regex, sandbox_id) until exactly one snapshot matches, or look it up by id.", d.platform.Name()))
 		return
 	}
 
@@ -122,7 +133,7 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 	m.VolumeID = dsStringOrNull(found.VolumeID)
 	m.Kind = dsStringOrNull(string(found.Kind))
 	m.ParentSnapshotID = dsStringOrNull(found.ParentSnapshotID)
-	m.SizeBytes = types.Int64Value(found.SizeBytes)
+	m.SizeBytes = snapshotSizeOrNull(caps, found)
 	m.CreatedAt = timeStringOrNull(found.CreatedAt)
 	m.ExpiresAt = timeStringOrNull(found.ExpiresAt)
 	// Labels show all of the snapshot's labels, a superset of a labels filter.

@@ -75,8 +75,9 @@ func snapshotResultAttributes() map[string]schema.Attribute {
 		"sandbox_id":         str("The sandbox the snapshot was taken of, if any."),
 		"volume_id":          str("The volume the snapshot was taken of, if any."),
 		"parent_snapshot_id": str("The snapshot the source sandbox had been restored from, if any (lineage)."),
-		"size_bytes":         schema.Int64Attribute{MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it.", Computed: true},
-		"created_at":         str("When the snapshot was taken (RFC 3339)."),
+		"size_bytes": schema.Int64Attribute{MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it; " +
+			"null where the platform does not report sizes (E2B).", Computed: true},
+		"created_at":         str("When the snapshot was taken (RFC 3339); null where the platform does not report it (E2B)."),
 		"expires_at":         str("When the platform deletes the snapshot (RFC 3339); null when it never does."),
 		"labels": schema.MapAttribute{
 			MarkdownDescription: "The snapshot's labels (without the provider's reserved `" + platform.LabelPrefix + "` keys).",
@@ -101,7 +102,7 @@ var snapshotResultAttrTypes = map[string]attr.Type{
 }
 
 // snapshotResultObject renders one snapshot as an item of sbx_snapshots.snapshots.
-func snapshotResultObject(s platform.Snapshot) (types.Object, diag.Diagnostics) {
+func snapshotResultObject(caps platform.Capabilities, s platform.Snapshot) (types.Object, diag.Diagnostics) {
 	return types.ObjectValue(snapshotResultAttrTypes, map[string]attr.Value{
 		"id":                 types.StringValue(s.ID),
 		"name":               dsStringOrNull(s.Name),
@@ -109,7 +110,7 @@ func snapshotResultObject(s platform.Snapshot) (types.Object, diag.Diagnostics) 
 		"sandbox_id":         dsStringOrNull(s.SandboxID),
 		"volume_id":          dsStringOrNull(s.VolumeID),
 		"parent_snapshot_id": dsStringOrNull(s.ParentSnapshotID),
-		"size_bytes":         types.Int64Value(s.SizeBytes),
+		"size_bytes":         snapshotSizeOrNull(caps, s),
 		"created_at":         timeStringOrNull(s.CreatedAt),
 		"expires_at":         timeStringOrNull(s.ExpiresAt),
 		"labels":             dsUserLabels(s.Labels),
@@ -149,13 +150,33 @@ func (m snapshotFilterModel) query(ctx context.Context, diags *diag.Diagnostics)
 }
 
 // listSnapshots reads every matching snapshot from the platform (its List
-// reads all pages) and selects, newest first, those matching q at the given
-// time (the provider's clock).
+// reads all pages) and selects those matching q at the given time (the
+// provider's clock): newest first where the platform reports when a
+// snapshot was made, else in the platform's listing order, since there is
+// no time to order by.
 func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, at time.Time, diags *diag.Diagnostics) []platform.Snapshot {
 	all, err := p.Snapshots().List(ctx, q.platformFilter())
 	if err != nil {
 		addPlatformError(diags, "list", "snapshots", "", err)
 		return nil
 	}
+	if !p.Capabilities().SnapshotCreatedAt {
+		out := make([]platform.Snapshot, 0, len(all))
+		for _, s := range all {
+			if q.matches(s, at) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
 	return selectSnapshots(all, q, at)
+}
+
+// snapshotSizeOrNull is a snapshot's size_bytes: null where the platform
+// does not report sizes, so a 0 is never mistaken for an empty snapshot.
+func snapshotSizeOrNull(caps platform.Capabilities, s platform.Snapshot) types.Int64 {
+	if !caps.SnapshotSize {
+		return types.Int64Null()
+	}
+	return types.Int64Value(s.SizeBytes)
 }

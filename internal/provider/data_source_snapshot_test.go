@@ -16,7 +16,7 @@ var snapshotDataSourceTestBase = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 // "vol-weekly" expires at base+100h.
 func snapshotDataSourceTestPlatform() *dataSourceFakePlatform {
 	b := snapshotDataSourceTestBase
-	return &dataSourceFakePlatform{snapshots: []platform.Snapshot{
+	return &dataSourceFakePlatform{caps: platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true}, snapshots: []platform.Snapshot{
 		{ID: "snap-a1", Name: "nightly-1", Kind: platform.SnapshotFilesystem, SandboxID: "box-1", SizeBytes: 100, CreatedAt: b.Add(1 * time.Hour),
 			Labels: map[string]string{"team": "ml", "env": "dev", platform.LabelManaged: "true"}},
 		{ID: "snap-a2", Name: "nightly-2", Kind: platform.SnapshotFilesystem, SandboxID: "box-1", ParentSnapshotID: "snap-a1", SizeBytes: 200,
@@ -149,4 +149,49 @@ func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
 	if fake.lastSnapshotFilter.VolumeID != "vol-1" {
 		t.Fatalf("the volume_id filter did not reach the platform: %+v", fake.lastSnapshotFilter)
 	}
+}
+
+// snapshotDataSourceUntimedPlatform reports snapshots as E2B does: no
+// creation time, no size. It lists "ckpt-b" before "ckpt-a" before "ckpt-c".
+func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
+	return &dataSourceFakePlatform{caps: platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true}, snapshots: []platform.Snapshot{
+		{ID: "snap-b", Name: "ckpt-b", Kind: platform.SnapshotMemory},
+		{ID: "snap-a", Name: "ckpt-a", Kind: platform.SnapshotMemory},
+		{ID: "snap-c", Name: "other", Kind: platform.SnapshotMemory},
+	}}
+}
+
+// Where the platform does not report when a snapshot was made, most_recent
+// cannot be honoured: a plan-time error naming the attribute, never a
+// silent pick by listing order. size_bytes and created_at read as null.
+func TestSnapshotDataSource_noCreationTime(t *testing.T) {
+	fake := snapshotDataSourceUntimedPlatform()
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
+		Steps: []resource.TestStep{
+			{
+				Config: `data "sbx_snapshot" "x" {
+  name_regex  = "^ckpt-"
+  most_recent = true
+}`,
+				ExpectError: regexp.MustCompile(`(?s)most_recent.*most_recent = true: fake does not report when a\s+snapshot was made`),
+			},
+			{
+				// even a single match: the setting itself cannot be honoured
+				Config: `data "sbx_snapshot" "x" {
+  name        = "other"
+  most_recent = true
+}`,
+				ExpectError: regexp.MustCompile(`most_recent is not supported on fake`),
+			},
+			{
+				Config: `data "sbx_snapshot" "x" { name = "ckpt-a" }`,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.sbx_snapshot.x", "id", "snap-a"),
+					resource.TestCheckNoResourceAttr("data.sbx_snapshot.x", "size_bytes"),
+					resource.TestCheckNoResourceAttr("data.sbx_snapshot.x", "created_at"),
+				),
+			},
+		},
+	})
 }

@@ -36,18 +36,22 @@ func (d *snapshotsDataSource) Metadata(_ context.Context, req datasource.Metadat
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := snapshotFilterAttributes(false)
 	attrs["ids"] = schema.ListAttribute{
-		MarkdownDescription: "The ids of the matching snapshots, newest first (the same order as `snapshots`).",
+		MarkdownDescription: "The ids of the matching snapshots, in the same order as `snapshots`.",
 		ElementType:         types.StringType,
 		Computed:            true,
 	}
 	attrs["snapshots"] = schema.ListNestedAttribute{
-		MarkdownDescription: "The matching snapshots, newest first by `created_at` (ties broken by id, so the order is stable). Empty when none match.",
+		MarkdownDescription: "The matching snapshots, newest first by `created_at` (ties broken by id, so the order is stable). " +
+			"Where the platform does not report when a snapshot was made (E2B: `created_at` is null) they are in the " +
+			"platform's listing order instead, which says nothing about age. Empty when none match.",
 		Computed:            true,
 		NestedObject:        schema.NestedAttributeObject{Attributes: snapshotResultAttributes()},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists every snapshot matching the filters, newest first. With no filters: every snapshot on the platform " +
-			"that has not expired. Finding none is not an error (the list is empty). Every page the platform returns is read.",
+			"that has not expired. Finding none is not an error (the list is empty). Every page the platform returns is read.\n\n" +
+			"**Order.** Newest first by `created_at` where the platform reports it. E2B does not report when a snapshot was " +
+			"made, so there the list is in E2B's own listing order, which is not an age order: do not take the first item as the newest.",
 		Attributes: attrs,
 	}
 }
@@ -71,11 +75,12 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	caps := d.platform.Capabilities()
 
 	ids := make([]attr.Value, 0, len(matches))
 	objs := make([]attr.Value, 0, len(matches))
 	for _, s := range matches {
-		o, diags := snapshotResultObject(s)
+		o, diags := snapshotResultObject(caps, s)
 		resp.Diagnostics.Append(diags...)
 		ids = append(ids, types.StringValue(s.ID))
 		objs = append(objs, o)

@@ -65,3 +65,24 @@ data "sbx_snapshots" "none" { name = "nothing-has-this-name" }
 		},
 	})
 }
+
+// Without creation times the list keeps the platform's listing order (the
+// documented behaviour), and sizes are null rather than 0.
+func TestSnapshotsDataSource_noCreationTime(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceUntimedPlatform(), snapshotDataSourceTestBase),
+		Steps: []resource.TestStep{
+			{
+				Config: `data "sbx_snapshots" "all" {}`,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.sbx_snapshots.all", "ids.#", "3"),
+					resource.TestCheckResourceAttr("data.sbx_snapshots.all", "ids.0", "snap-b"),
+					resource.TestCheckResourceAttr("data.sbx_snapshots.all", "ids.1", "snap-a"),
+					resource.TestCheckResourceAttr("data.sbx_snapshots.all", "ids.2", "snap-c"),
+					resource.TestCheckNoResourceAttr("data.sbx_snapshots.all", "snapshots.0.size_bytes"),
+					resource.TestCheckNoResourceAttr("data.sbx_snapshots.all", "snapshots.0.created_at"),
+				),
+			},
+		},
+	})
+}
