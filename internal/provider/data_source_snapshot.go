@@ -57,7 +57,7 @@ func (d *snapshotDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		MarkdownDescription: "When several snapshots match, take the newest (by `created_at`) instead of failing. Defaults to `false`. " +
 			"An error on platforms that do not report when a snapshot was made (E2B), since there is nothing to tell the newest " +
 			"by: narrow the filters to one match there instead.",
-		Optional:            true,
+		Optional: true,
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Finds one snapshot, by `id` or by filters (`name`, `name_regex`, `labels`, `sandbox_id`, `volume_id`). " +

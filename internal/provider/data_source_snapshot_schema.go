@@ -77,8 +77,8 @@ func snapshotResultAttributes() map[string]schema.Attribute {
 		"parent_snapshot_id": str("The snapshot the source sandbox had been restored from, if any (lineage)."),
 		"size_bytes": schema.Int64Attribute{MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it; " +
 			"null where the platform does not report sizes (E2B).", Computed: true},
-		"created_at":         str("When the snapshot was taken (RFC 3339); null where the platform does not report it (E2B)."),
-		"expires_at":         str("When the platform deletes the snapshot (RFC 3339); null when it never does."),
+		"created_at": str("When the snapshot was taken (RFC 3339); null where the platform does not report it (E2B)."),
+		"expires_at": str("When the platform deletes the snapshot (RFC 3339); null when it never does."),
 		"labels": schema.MapAttribute{
 			MarkdownDescription: "The snapshot's labels (without the provider's reserved `" + platform.LabelPrefix + "` keys).",
 			ElementType:         types.StringType,

@@ -44,8 +44,8 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "The matching snapshots, newest first by `created_at` (ties broken by id, so the order is stable). " +
 			"Where the platform does not report when a snapshot was made (E2B: `created_at` is null) they are in the " +
 			"platform's listing order instead, which says nothing about age. Empty when none match.",
-		Computed:            true,
-		NestedObject:        schema.NestedAttributeObject{Attributes: snapshotResultAttributes()},
+		Computed:     true,
+		NestedObject: schema.NestedAttributeObject{Attributes: snapshotResultAttributes()},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists every snapshot matching the filters, newest first. With no filters: every snapshot on the platform " +
