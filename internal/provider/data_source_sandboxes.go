@@ -46,7 +46,9 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"the platform reports about the box, with the same policy, overrides and clock as `sbx_sandbox`. Finding none is " +
 			"not an error (the list is empty). Made for `check` blocks, e.g. one that fails when any box has expired. " +
 			"On Docker a box's own `timeout` and other lifecycle settings live only in Terraform state, not on the container, " +
-			"so here only the provider's `retention` overrides give Docker boxes a deadline (see the retention guide).",
+			"so here only the provider's `retention` overrides give Docker boxes a deadline (see the retention guide). " +
+			"On platforms that cannot tell a paused box from a stopped one (E2B), a `paused` or `stopped` `status` filter " +
+			"matches every box the platform reports paused.",
 		Attributes: map[string]schema.Attribute{
 			"labels": schema.MapAttribute{
 				MarkdownDescription: "Only boxes carrying every one of these labels (other labels may be present too).",
@@ -55,9 +57,12 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				Validators:          []validator.Map{reservedLabelsValidator{}},
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "Only boxes the platform reports in this normalized state: " + sandboxesMDList(sandboxReportedStates) + ".",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(sandboxReportedStates...)},
+				MarkdownDescription: "Only boxes the platform reports in this normalized state: " + sandboxesMDList(sandboxReportedStates) + ". " +
+					"Where the platform reports a paused box the same way whether its memory was kept or not (E2B reports every " +
+					"paused box as `paused`), `paused` and `stopped` both match every box it reports paused, and those boxes list " +
+					"with `status = \"paused\"`.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.OneOf(sandboxReportedStates...)},
 			},
 			"retention_status": schema.StringAttribute{
 				MarkdownDescription: "Only boxes whose retention is in this status now: `ok` (no deadline, or one further away than " +
@@ -154,6 +159,8 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		Labels:          mapFromTF(ctx, m.Labels, &resp.Diagnostics),
 		Status:          platform.SandboxState(m.Status.ValueString()),
 		RetentionStatus: m.RetentionStatus.ValueString(),
+		// Asked before listing: the platform answers per its own capability row.
+		PauseKindUnreported: d.platform.Capabilities().PauseKindUnreported,
 	}
 	if resp.Diagnostics.HasError() {
 		return

@@ -25,6 +25,25 @@ type sandboxQuery struct {
 	Labels          map[string]string
 	Status          platform.SandboxState
 	RetentionStatus string
+	// PauseKindUnreported: the platform reports every paused box as paused
+	// whether its memory was kept or not (E2B), so a paused or stopped
+	// status filter matches every box it reports paused.
+	PauseKindUnreported bool
+}
+
+// statusMatches reports whether a box reported in status s passes the
+// status filter.
+func (q sandboxQuery) statusMatches(s platform.SandboxState) bool {
+	if q.Status == "" || s == q.Status {
+		return true
+	}
+	return q.PauseKindUnreported && sandboxPauseKind(q.Status) && sandboxPauseKind(s)
+}
+
+// sandboxPauseKind: paused and stopped, the two states a platform that does
+// not report the pause kind cannot tell apart.
+func sandboxPauseKind(s platform.SandboxState) bool {
+	return s == platform.StatePaused || s == platform.StateStopped
 }
 
 // platformFilter is the part of the query the platform can apply itself.
@@ -46,7 +65,7 @@ type sandboxMatch struct {
 func selectSandboxes(all []platform.Sandbox, q sandboxQuery, judge func(platform.Sandbox) retentionFields) []sandboxMatch {
 	out := make([]sandboxMatch, 0, len(all))
 	for _, sb := range all {
-		if !platform.MatchLabels(sb.Labels, q.Labels) || (q.Status != "" && sb.Status != q.Status) {
+		if !platform.MatchLabels(sb.Labels, q.Labels) || !q.statusMatches(sb.Status) {
 			continue
 		}
 		v := judge(sb)

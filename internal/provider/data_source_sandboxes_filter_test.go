@@ -54,6 +54,10 @@ func TestSelectSandboxes(t *testing.T) {
 		{"ok includes boxes without a deadline", sandboxQuery{RetentionStatus: retention.StatusOK}, []string{"a-tie", "b-far", "b-none"}},
 		{"filters combine", sandboxQuery{Labels: map[string]string{"team": "a"}, Status: platform.StateRunning, RetentionStatus: retention.StatusExpired}, []string{"b-old"}},
 		{"status and retention exclude each other", sandboxQuery{Status: platform.StatePaused, RetentionStatus: retention.StatusExpired}, []string{}},
+		{"stopped, pause kind reported", sandboxQuery{Status: platform.StateStopped}, []string{"a-tie"}},
+		{"paused, pause kind unreported: every paused or stopped box", sandboxQuery{Status: platform.StatePaused, PauseKindUnreported: true}, []string{"a-tie", "b-none"}},
+		{"stopped, pause kind unreported: every paused or stopped box", sandboxQuery{Status: platform.StateStopped, PauseKindUnreported: true}, []string{"a-tie", "b-none"}},
+		{"running, pause kind unreported: unchanged", sandboxQuery{Status: platform.StateRunning, PauseKindUnreported: true}, []string{"b-far", "b-soon", "b-old"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
