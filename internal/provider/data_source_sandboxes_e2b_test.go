@@ -79,7 +79,7 @@ data "sbx_sandboxes" "running" {
 				),
 			},
 			{
-				Config:            config,
+				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 		},
