@@ -321,7 +321,9 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 		sb = got
 	}
-	if sandboxLifecycleChanged(plan, state) {
+	resuming := !plan.State.Equal(state.State) && plan.State.ValueString() == string(platform.StateRunning)
+	lifecycleChanged := sandboxLifecycleChanged(plan, state)
+	if lifecycleChanged && !resuming {
 		// Only reached when the platform changes lifecycle settings in
 		// place; ModifyPlan replaces the box otherwise.
 		got, err := boxes.SetLifecycle(ctx, id, sandboxLifecycleFromModel(plan))
@@ -335,6 +337,18 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		got, err := boxes.SetState(ctx, id, platform.SandboxState(plan.State.ValueString()))
 		if err != nil {
 			addPlatformError(&resp.Diagnostics, "change the state of", "sandbox", id, err)
+			return
+		}
+		sb = got
+	}
+	if resuming && r.platform.Capabilities().LifecycleMutable && (isSet(plan.Timeout) || lifecycleChanged) {
+		// A platform may resume a box with the settings it was created
+		// with (E2B reconnects with the create-time timeout). Setting the
+		// configured ones again makes the timeout count from this resume,
+		// as a fresh start would, whatever changed in place since.
+		got, err := boxes.SetLifecycle(ctx, id, sandboxLifecycleFromModel(plan))
+		if err != nil {
+			addPlatformError(&resp.Diagnostics, "set the lifecycle settings of the resumed", "sandbox", id, err)
 			return
 		}
 		sb = got
