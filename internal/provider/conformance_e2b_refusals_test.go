@@ -29,11 +29,19 @@ func TestAccConformanceE2BCapabilityRefusals(t *testing.T) {
 		},
 		{
 			Config: cfg + `resource "sbx_snapshot" "s" {
-  sandbox_id     = "box"
-  include_memory = true
-  labels         = { gen = "1" }
+  sandbox_id = "box"
+  labels     = { gen = "1" }
 }`,
 			ExpectError: regexp.MustCompile(`(?s)labels = \{ gen = "1" \} is not supported on e2b.*snapshots carry no\s+labels`),
+		},
+		{
+			// E2B snapshots always hold memory: left out, that is planned;
+			// an explicit false cannot be honoured.
+			Config: cfg + `resource "sbx_snapshot" "s" {
+  sandbox_id     = "box"
+  include_memory = false
+}`,
+			ExpectError: regexp.MustCompile(`(?s)include_memory = false is not supported on e2b.*snapshots always include\s+memory`),
 		},
 		{
 			Config: cfg + `resource "sbx_template" "t" {

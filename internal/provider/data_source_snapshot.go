@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -119,6 +120,11 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		if len(matches) > 1 && !caps.SnapshotCreatedAt {
+			// pickSnapshot would suggest most_recent, which cannot work here.
+			resp.Diagnostics.AddError("Snapshot lookup failed", snapshotAmbiguousUntimed(matches, q, d.platform.Name()))
+			return
+		}
 		s, err := pickSnapshot(matches, m.MostRecent.ValueBool(), q)
 		if err != nil {
 			resp.Diagnostics.AddError("Snapshot lookup failed", err.Error())
@@ -139,4 +145,20 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 	// Labels show all of the snapshot's labels, a superset of a labels filter.
 	m.Labels = dsUserLabels(found.Labels)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// snapshotAmbiguousUntimed explains several matches on a platform that does
+// not report when snapshots were made, where only narrower filters help.
+func snapshotAmbiguousUntimed(matches []platform.Snapshot, q snapshotQuery, platformName string) string {
+	ids := make([]string, 0, 6)
+	for i, s := range matches {
+		if i == 5 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(matches)-5))
+			break
+		}
+		ids = append(ids, s.ID)
+	}
+	return fmt.Sprintf("%d snapshots matched the filters (%s): %s. %s does not report when a snapshot was made, "+
+		"so most_recent cannot choose between them: narrow the filters (name, name_regex, sandbox_id) so only one "+
+		"matches, or look the snapshot up by id", len(matches), q.describe(), strings.Join(ids, ", "), platformName)
 }

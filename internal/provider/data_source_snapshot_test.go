@@ -185,6 +185,11 @@ func TestSnapshotDataSource_noCreationTime(t *testing.T) {
 				ExpectError: regexp.MustCompile(`most_recent is not supported on fake`),
 			},
 			{
+				// several matches: the advice is to narrow, not most_recent
+				Config:      `data "sbx_snapshot" "x" { name_regex = "^ckpt-" }`,
+				ExpectError: regexp.MustCompile(`(?s)2 snapshots matched.*snap-b, snap-a.*most_recent cannot choose.*narrow the filters`),
+			},
+			{
 				Config: `data "sbx_snapshot" "x" { name = "ckpt-a" }`,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("data.sbx_snapshot.x", "id", "snap-a"),

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -125,13 +124,20 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			},
 			"include_memory": schema.BoolAttribute{
 				MarkdownDescription: "Whether the snapshot also holds the sandbox's memory, so a restored " +
-					"sandbox resumes running processes. Default `false` (filesystem only). `true` is an error " +
-					"on platforms without memory snapshots (Docker), `false` on platforms that only take " +
-					"memory snapshots (E2B). Not allowed with `volume_id`. Changing it replaces the snapshot.",
-				Optional:      true,
-				Computed:      true,
-				Default:       booldefault.StaticBool(false),
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+					"sandbox resumes running processes. When left out, the platform's natural kind is planned: " +
+					"`true` where snapshots always hold memory (E2B), `false` (filesystem only) where the platform " +
+					"takes filesystem snapshots (Docker), and `false` for volume snapshots, so one module snapshots " +
+					"on every platform. An explicit value the platform cannot honour is a plan-time error: `true` on " +
+					"platforms without memory snapshots (Docker), `false` on platforms that only take memory " +
+					"snapshots (E2B). Not allowed with `volume_id`. Changing it replaces the snapshot.",
+				Optional: true,
+				Computed: true,
+				PlanModifiers: []planmodifier.Bool{
+					// Kept from state when left out, so removing an explicit
+					// value that matched the platform's kind changes nothing.
+					boolplanmodifier.UseStateForUnknown(),
+					boolplanmodifier.RequiresReplace(),
+				},
 			},
 			"ttl": schema.StringAttribute{
 				MarkdownDescription: "How long the platform keeps the snapshot before deleting it, as a positive " +
@@ -150,11 +156,13 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			},
 			"kind": computedString("What the snapshot holds: `filesystem` (a sandbox's files), `memory` " +
 				"(files and memory) or `volume` (a volume's contents)."),
-			"created_at": computedString("When the snapshot was taken (RFC 3339)."),
+			"created_at": computedString("When the snapshot was taken (RFC 3339); null where the platform does not " +
+				"report it (E2B)."),
 			"size_bytes": schema.Int64Attribute{
-				MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it; null where the platform " +
+					"does not report sizes (E2B).",
+				Computed:      true,
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"parent_snapshot_id": computedString("Lineage: the snapshot the source sandbox was restored from " +
 				"(`sbx_sandbox.from_snapshot_id`); null when the sandbox started from a template, and for volume snapshots."),
@@ -205,7 +213,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	if snap != nil {
 		// Save the snapshot as soon as it exists, even if something after
 		// failed, so it is never orphaned.
-		plan.applySnapshot(snap)
+		plan.applySnapshot(r.platform.Capabilities(), snap)
 		snapshotSetRetention(&plan, snap, r.platform.Name(), r.retention.orDefault())
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
@@ -231,7 +239,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		addPlatformError(&resp.Diagnostics, "read", "snapshot", state.ID.ValueString(), err)
 		return
 	}
-	state.applySnapshot(snap)
+	state.applySnapshot(r.platform.Capabilities(), snap)
 	snapshotSetRetention(&state, snap, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -281,9 +289,10 @@ func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportS
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
 
-// applySnapshot records what the platform reports. The source ids fill in
-// after an import; ttl is not reported back and keeps its state value.
-func (m *snapshotModel) applySnapshot(s *platform.Snapshot) {
+// applySnapshot records what the platform reports, per its capability row:
+// what it does not report (creation time, size) is null. The source ids fill
+// in after an import; ttl is not reported back and keeps its state value.
+func (m *snapshotModel) applySnapshot(caps platform.Capabilities, s *platform.Snapshot) {
 	m.ID = types.StringValue(s.ID)
 	if s.SandboxID != "" {
 		m.SandboxID = types.StringValue(s.SandboxID)
@@ -300,9 +309,17 @@ func (m *snapshotModel) applySnapshot(s *platform.Snapshot) {
 	m.IncludeMemory = types.BoolValue(s.Kind == platform.SnapshotMemory)
 	m.Labels = mapToTF(platform.UserLabels(s.Labels), m.Labels)
 	m.Kind = types.StringValue(string(s.Kind))
-	m.CreatedAt = timeStringOrNull(s.CreatedAt)
+	m.CreatedAt = types.StringNull()
+	if caps.SnapshotCreatedAt {
+		m.CreatedAt = timeStringOrNull(s.CreatedAt)
+	}
 	m.ExpiresAt = timeStringOrNull(s.ExpiresAt)
-	m.SizeBytes = types.Int64Value(s.SizeBytes)
+	// A platform that reports no size says 0; null keeps that from reading
+	// as an empty snapshot.
+	m.SizeBytes = types.Int64Null()
+	if caps.SnapshotSize {
+		m.SizeBytes = types.Int64Value(s.SizeBytes)
+	}
 	m.ParentSnapshotID = types.StringNull()
 	if s.ParentSnapshotID != "" {
 		m.ParentSnapshotID = types.StringValue(s.ParentSnapshotID)

@@ -46,13 +46,14 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	snapshotCheckCapabilities(r.platform.Name(), r.platform.Capabilities(), config, plan, &resp.Diagnostics)
+	caps := r.platform.Capabilities()
+	snapshotCheckCapabilities(r.platform.Name(), caps, config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *snapshotModel
 	if req.State.Raw.IsNull() {
-		plan.Kind = snapshotPlannedKind(plan)
+		snapshotPlanCreate(caps, config, &plan)
 	} else {
 		state = &snapshotModel{}
 		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
@@ -65,9 +66,10 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 }
 
 // snapshotCheckCapabilities rejects, at plan time, a snapshot the platform
-// cannot take, naming the attribute, the value and what is allowed. config
-// says what the user wrote; plan holds the defaults applied.
-func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, config, plan snapshotModel, diags *diag.Diagnostics) {
+// cannot take, naming the attribute, the value and what is allowed. Only
+// what the user wrote is judged: an include_memory left out is planned as
+// the platform's natural kind, which it can always take.
+func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, config snapshotModel, diags *diag.Diagnostics) {
 	if isSet(config.SandboxID) && !caps.SandboxSnapshot {
 		addUnsupportedError(diags, pathSnapshotSandboxID, templateValueString(config.SandboxID), platformName,
 			"this platform cannot snapshot sandboxes; keep durable data on an `sbx_volume`")
@@ -76,14 +78,14 @@ func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, 
 		addUnsupportedError(diags, pathSnapshotVolumeID, templateValueString(config.VolumeID), platformName,
 			"this platform cannot snapshot volumes; snapshot the sandbox that mounts it with `sandbox_id`")
 	}
-	if isSet(config.SandboxID) && !plan.IncludeMemory.IsUnknown() {
-		switch mem := plan.IncludeMemory.ValueBool(); {
+	if isSet(config.SandboxID) && caps.SandboxSnapshot && isSet(config.IncludeMemory) && !config.IncludeMemory.IsUnknown() {
+		switch mem := config.IncludeMemory.ValueBool(); {
 		case mem && !caps.SandboxMemorySnapshot:
 			addUnsupportedError(diags, pathSnapshotIncludeMemory, "true", platformName,
-				"snapshots hold the filesystem only; remove `include_memory` or set it to false")
+				"snapshots hold the filesystem only; remove `include_memory` (a filesystem snapshot is planned) or set it to false")
 		case !mem && !caps.SandboxFSOnlySnapshot:
 			addUnsupportedError(diags, pathSnapshotIncludeMemory, "false", platformName,
-				"snapshots always include memory; set `include_memory = true`")
+				"snapshots always include memory; remove `include_memory` (a memory snapshot is planned) or set it to true")
 		}
 	}
 	labelsCheckSupported(diags, config.Labels, caps.SnapshotLabels, platformName, "snapshots",
@@ -92,6 +94,32 @@ func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, 
 		addUnsupportedError(diags, pathSnapshotTTL, templateValueString(config.TTL), platformName,
 			"snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed")
 	}
+}
+
+// snapshotPlanCreate plans what a new snapshot's arguments and the
+// platform's capabilities already tell: include_memory when left out, the
+// kind, and null for what the platform never reports (created_at, size_bytes).
+func snapshotPlanCreate(caps platform.Capabilities, config snapshotModel, plan *snapshotModel) {
+	if config.IncludeMemory.IsNull() {
+		plan.IncludeMemory = snapshotNaturalMemory(caps, config)
+	}
+	plan.Kind = snapshotPlannedKind(*plan)
+	if !caps.SnapshotCreatedAt {
+		plan.CreatedAt = types.StringNull()
+	}
+	if !caps.SnapshotSize {
+		plan.SizeBytes = types.Int64Null()
+	}
+}
+
+// snapshotNaturalMemory is include_memory when the configuration leaves it
+// out: a memory snapshot where the platform takes only those, a filesystem
+// snapshot otherwise; a volume has no memory.
+func snapshotNaturalMemory(caps platform.Capabilities, config snapshotModel) types.Bool {
+	if isSet(config.VolumeID) {
+		return types.BoolValue(false)
+	}
+	return types.BoolValue(caps.SandboxMemorySnapshot && !caps.SandboxFSOnlySnapshot)
 }
 
 // snapshotPlannedKind is the kind a new snapshot will have, known from its

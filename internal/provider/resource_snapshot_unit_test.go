@@ -45,64 +45,105 @@ func TestSnapshotTTLProblem(t *testing.T) {
 }
 
 func TestSnapshotCheckCapabilities(t *testing.T) {
-	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true, SnapshotDelete: true}
+	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true, SnapshotDelete: true, SnapshotLabels: true}
 	memoryOnly := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true, SnapshotTTL: true}
 	noVolumes := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true}
 	noSandboxes := platform.Capabilities{VolumeSnapshot: true}
 
-	sandbox := func(mem types.Bool, ttl types.String) (config, plan snapshotModel) {
-		config = snapshotModel{SandboxID: types.StringValue("box1"), IncludeMemory: mem, TTL: ttl}
-		plan = config
-		if mem.IsNull() {
-			plan.IncludeMemory = types.BoolValue(false) // the schema default
-		}
-		return config, plan
+	sandbox := func(mem types.Bool, ttl types.String) snapshotModel {
+		return snapshotModel{SandboxID: types.StringValue("box1"), IncludeMemory: mem, TTL: ttl}
+	}
+	labelled := func(m snapshotModel, labels types.Map) snapshotModel {
+		m.Labels = labels
+		return m
 	}
 	volume := snapshotModel{VolumeID: types.StringValue("vol1"), IncludeMemory: types.BoolNull(), TTL: types.StringNull()}
-	volumePlan := volume
-	volumePlan.IncludeMemory = types.BoolValue(false)
+	unknownBox := snapshotModel{SandboxID: types.StringUnknown(), IncludeMemory: types.BoolValue(true), TTL: types.StringNull()}
 
-	docker.SnapshotLabels = true
-	memConfig, memPlan := sandbox(types.BoolValue(true), types.StringNull())
-	memoryOnlySnap := [2]snapshotModel{memConfig, memPlan}
-	fsConfig, fsPlan := sandbox(types.BoolNull(), types.StringNull())
-	fsSnap := [2]snapshotModel{fsConfig, fsPlan}
-	labelled := func(cp [2]snapshotModel, labels types.Map) (config, plan snapshotModel) {
-		cp[0].Labels, cp[1].Labels = labels, labels
-		return cp[0], cp[1]
-	}
-
-	type pair struct{ config, plan snapshotModel }
-	mk := func(c, p snapshotModel) pair { return pair{c, p} }
 	cases := []struct {
 		name      string
 		caps      platform.Capabilities
-		in        pair
+		config    snapshotModel
 		wantPaths []path.Path
 		wantText  []string
 	}{
-		{"docker filesystem snapshot", docker, mk(sandbox(types.BoolNull(), types.StringNull())), nil, nil},
-		{"docker explicit false", docker, mk(sandbox(types.BoolValue(false), types.StringNull())), nil, nil},
-		{"docker volume snapshot", docker, mk(volume, volumePlan), nil, nil},
-		{"docker memory", docker, mk(sandbox(types.BoolValue(true), types.StringNull())),
+		{"docker filesystem snapshot", docker, sandbox(types.BoolNull(), types.StringNull()), nil, nil},
+		{"docker explicit false", docker, sandbox(types.BoolValue(false), types.StringNull()), nil, nil},
+		{"docker volume snapshot", docker, volume, nil, nil},
+		{"docker memory", docker, sandbox(types.BoolValue(true), types.StringNull()),
+			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = true is not supported on testplat", "remove `include_memory`"}},
+		{"docker memory of a box known only after apply", docker, unknownBox,
 			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = true is not supported on testplat"}},
-		{"docker ttl", docker, mk(sandbox(types.BoolNull(), types.StringValue("72h"))),
+		{"docker ttl", docker, sandbox(types.BoolNull(), types.StringValue("72h")),
 			[]path.Path{pathSnapshotTTL}, []string{`ttl = "72h"`, "remove `ttl`"}},
-		{"memory-only platform needs include_memory", memoryOnly, mk(sandbox(types.BoolNull(), types.StringValue("72h"))),
-			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = false", "set `include_memory = true`"}},
-		{"memory-only platform with memory and ttl", memoryOnly, mk(sandbox(types.BoolValue(true), types.StringValue("72h"))), nil, nil},
-		{"no volume snapshots", noVolumes, mk(volume, volumePlan), []path.Path{pathSnapshotVolumeID}, []string{`volume_id = "vol1"`}},
-		{"labels where snapshots have none", memoryOnly, mk(labelled(memoryOnlySnap, sandboxTestMap("gen", "1"))),
+		{"memory-only platform, include_memory left out", memoryOnly, sandbox(types.BoolNull(), types.StringValue("72h")), nil, nil},
+		{"memory-only platform refuses an explicit false", memoryOnly, sandbox(types.BoolValue(false), types.StringNull()),
+			[]path.Path{pathSnapshotIncludeMemory}, []string{"include_memory = false", "remove `include_memory`", "set it to true"}},
+		{"memory-only platform with memory and ttl", memoryOnly, sandbox(types.BoolValue(true), types.StringValue("72h")), nil, nil},
+		{"include_memory known only after apply", docker, sandbox(types.BoolUnknown(), types.StringNull()), nil, nil},
+		{"no volume snapshots", noVolumes, volume, []path.Path{pathSnapshotVolumeID}, []string{`volume_id = "vol1"`}},
+		{"labels where snapshots have none", memoryOnly, labelled(sandbox(types.BoolValue(true), types.StringNull()), sandboxTestMap("gen", "1")),
 			[]path.Path{path.Root("labels")}, []string{`labels = { gen = "1" }`, "snapshots carry no labels", "name_regex"}},
-		{"labels where snapshots have them", docker, mk(labelled(fsSnap, sandboxTestMap("gen", "1"))), nil, nil},
-		{"no sandbox snapshots", noSandboxes, mk(sandbox(types.BoolNull(), types.StringNull())),
-			[]path.Path{pathSnapshotSandboxID, pathSnapshotIncludeMemory}, []string{`sandbox_id = "box1"`}},
+		{"labels where snapshots have them", docker, labelled(sandbox(types.BoolNull(), types.StringNull()), sandboxTestMap("gen", "1")), nil, nil},
+		{"no sandbox snapshots", noSandboxes, sandbox(types.BoolNull(), types.StringNull()),
+			[]path.Path{pathSnapshotSandboxID}, []string{`sandbox_id = "box1"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			snapshotCheckCapabilities("testplat", tc.caps, tc.in.config, tc.in.plan, &diags)
+			snapshotCheckCapabilities("testplat", tc.caps, tc.config, &diags)
 			templateTestExpectAttrErrors(t, diags, tc.wantPaths, tc.wantText)
+		})
+	}
+}
+
+// A new snapshot's include_memory, kind and unreported attributes are
+// planned known from its arguments and the platform's capability row.
+func TestSnapshotPlanCreate(t *testing.T) {
+	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true,
+		SnapshotCreatedAt: true, SnapshotSize: true}
+	e2bLike := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true}
+	both := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true, SandboxFSOnlySnapshot: true, SnapshotCreatedAt: true}
+	box := func(mem types.Bool) snapshotModel {
+		return snapshotModel{SandboxID: types.StringUnknown(), VolumeID: types.StringNull(), IncludeMemory: mem}
+	}
+	vol := snapshotModel{SandboxID: types.StringNull(), VolumeID: types.StringValue("v"), IncludeMemory: types.BoolNull()}
+	cases := []struct {
+		name              string
+		caps              platform.Capabilities
+		config            snapshotModel
+		wantMem, wantKind string // rendered values
+		wantCreatedNull   bool
+		wantSizeNull      bool
+	}{
+		{"docker, left out: filesystem", docker, box(types.BoolNull()), "false", `"filesystem"`, false, false},
+		{"docker volume: false", docker, vol, "false", `"volume"`, false, false},
+		{"e2b, left out: memory", e2bLike, box(types.BoolNull()), "true", `"memory"`, true, true},
+		{"e2b, explicit true", e2bLike, box(types.BoolValue(true)), "true", `"memory"`, true, true},
+		{"both kinds, left out: filesystem", both, box(types.BoolNull()), "false", `"filesystem"`, false, true},
+		{"both kinds, explicit memory", both, box(types.BoolValue(true)), "true", `"memory"`, false, true},
+		{"unknown include_memory: unknown kind", docker, box(types.BoolUnknown()), "<unknown>", "<unknown>", false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := tc.config
+			if plan.IncludeMemory.IsNull() {
+				plan.IncludeMemory = types.BoolUnknown() // what the framework plans for an unset Optional+Computed
+			}
+			plan.CreatedAt, plan.SizeBytes = types.StringUnknown(), types.Int64Unknown()
+			snapshotPlanCreate(tc.caps, tc.config, &plan)
+			if got := plan.IncludeMemory.String(); got != tc.wantMem {
+				t.Errorf("include_memory = %s, want %s", got, tc.wantMem)
+			}
+			if got := plan.Kind.String(); got != tc.wantKind {
+				t.Errorf("kind = %s, want %s", got, tc.wantKind)
+			}
+			if plan.CreatedAt.IsNull() != tc.wantCreatedNull || (!tc.wantCreatedNull && !plan.CreatedAt.IsUnknown()) {
+				t.Errorf("created_at = %s, want null=%v (else unknown)", plan.CreatedAt, tc.wantCreatedNull)
+			}
+			if plan.SizeBytes.IsNull() != tc.wantSizeNull || (!tc.wantSizeNull && !plan.SizeBytes.IsUnknown()) {
+				t.Errorf("size_bytes = %s, want null=%v (else unknown)", plan.SizeBytes, tc.wantSizeNull)
+			}
 		})
 	}
 }
@@ -129,14 +170,17 @@ func TestSnapshotPlannedKind(t *testing.T) {
 
 func TestSnapshotApplySnapshot(t *testing.T) {
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	reports := platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true}
 	cases := []struct {
 		name  string
+		caps  platform.Capabilities
 		prior snapshotModel
 		snap  platform.Snapshot
 		check func(t *testing.T, m snapshotModel)
 	}{
 		{
 			name:  "imported sandbox snapshot fills its source and lineage",
+			caps:  reports,
 			prior: snapshotModel{ID: types.StringValue("sha256:a"), Labels: types.MapNull(types.StringType)},
 			snap: platform.Snapshot{ID: "sha256:a", Name: "n", Kind: platform.SnapshotFilesystem, SandboxID: "box",
 				ParentSnapshotID: "sha256:p", SizeBytes: 42, CreatedAt: created,
@@ -157,6 +201,7 @@ func TestSnapshotApplySnapshot(t *testing.T) {
 		},
 		{
 			name:  "unnamed snapshot with unknown planned name gets null; no parent is null",
+			caps:  reports,
 			prior: snapshotModel{Name: types.StringUnknown(), Labels: types.MapNull(types.StringType)},
 			snap:  platform.Snapshot{ID: "sha256:b", Kind: platform.SnapshotVolume, VolumeID: "vol", ExpiresAt: created},
 			check: func(t *testing.T, m snapshotModel) {
@@ -167,7 +212,20 @@ func TestSnapshotApplySnapshot(t *testing.T) {
 			},
 		},
 		{
+			// E2B: a 0 size and no time are "not reported", not "empty, at year 1".
+			name:  "unreported size and time are null",
+			caps:  platform.Capabilities{},
+			prior: snapshotModel{Labels: types.MapNull(types.StringType)},
+			snap:  platform.Snapshot{ID: "snap-e", Kind: platform.SnapshotMemory, SandboxID: "box", SizeBytes: 0, CreatedAt: created},
+			check: func(t *testing.T, m snapshotModel) {
+				if !m.SizeBytes.IsNull() || !m.CreatedAt.IsNull() || !m.IncludeMemory.ValueBool() {
+					t.Fatalf("model = %+v", m)
+				}
+			},
+		},
+		{
 			name:  "memory kind sets include_memory",
+			caps:  reports,
 			prior: snapshotModel{Labels: types.MapNull(types.StringType)},
 			snap:  platform.Snapshot{ID: "sha256:c", Kind: platform.SnapshotMemory, SandboxID: "box"},
 			check: func(t *testing.T, m snapshotModel) {
@@ -180,7 +238,7 @@ func TestSnapshotApplySnapshot(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := tc.prior
-			m.applySnapshot(&tc.snap)
+			m.applySnapshot(tc.caps, &tc.snap)
 			tc.check(t, m)
 		})
 	}
@@ -237,7 +295,7 @@ func TestSnapshotDeleteAndRead(t *testing.T) {
 		}
 	})
 	t.Run("read refreshes from the platform", func(t *testing.T) {
-		fake := &snapshotTestFakePlatform{caps: platform.Capabilities{SnapshotDelete: true}}
+		fake := &snapshotTestFakePlatform{caps: platform.Capabilities{SnapshotDelete: true, SnapshotSize: true}}
 		fake.snaps.get = &platform.Snapshot{ID: "sha256:x", Kind: platform.SnapshotFilesystem, SandboxID: "box", SizeBytes: 7}
 		r := &snapshotResource{platform: fake}
 		state := snapshotTestState(t, r, snapshotTestModel())

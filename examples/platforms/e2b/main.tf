@@ -41,10 +41,11 @@ resource "sbx_sandbox" "box" {
   labels      = { team = "agents" }
 }
 
+# include_memory is left out: E2B snapshots always hold memory, and that is
+# what the provider plans, so the same block works on Docker (filesystem).
 resource "sbx_snapshot" "checkpoint" {
-  sandbox_id     = sbx_sandbox.box.id
-  name           = "agent-1-checkpoint"
-  include_memory = true
+  sandbox_id = sbx_sandbox.box.id
+  name       = "agent-1-checkpoint"
 }
 
 output "expires_at" {

@@ -22,7 +22,7 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	case spec.VolumeID != "":
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume snapshots"}
 	case !spec.IncludeMemory:
-		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "filesystem-only snapshots (E2B snapshots always hold memory; set include_memory = true)"}
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "filesystem-only snapshots (E2B snapshots always hold memory; leave include_memory out or set it to true)"}
 	case spec.TTL != 0:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "snapshot ttl (E2B keeps snapshots until they are deleted)"}
 	case len(spec.Labels) > 0:

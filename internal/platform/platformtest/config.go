@@ -68,17 +68,14 @@ func (r run) snapshotOf(label, source string, extra ...string) string {
 	if strings.HasPrefix(source, "sbx_sandbox.") {
 		attr = "sandbox_id"
 	}
-	memory := ""
-	if attr == "sandbox_id" && !r.h.Capabilities.SandboxFSOnlySnapshot {
-		memory = "  include_memory = true"
-	}
+	// No include_memory: every platform plans its natural kind, so the same
+	// HCL snapshots everywhere (sandboxSnapshotKind says which it is).
 	return fmt.Sprintf(`resource "sbx_snapshot" %q {
   %s = %s.id
   name = "%s-%s"
 %s
-%s
 }
-`, label, attr, source, r.name, label, memory, strings.Join(extra, "\n"))
+`, label, attr, source, r.name, label, strings.Join(extra, "\n"))
 }
 
 // agentFiles is the env line that makes the agent write path=content at start.

@@ -138,10 +138,25 @@ data "sbx_snapshot" "ambiguous" { %s }
 		none := fmt.Sprintf(`
 data "sbx_snapshot" "none" { name = "%s-no-such-snapshot" }
 `, r.name)
+		// Where creation times are reported most_recent is the way out;
+		// elsewhere it is refused and only narrower filters help.
+		ambiguousErr := regexp.MustCompile(`(?s)2 snapshots matched.*most_recent = true`)
+		if !h.Capabilities.SnapshotCreatedAt {
+			ambiguousErr = regexp.MustCompile(`(?s)2 snapshots matched.*most_recent cannot choose.*narrow the filters`)
+			steps = append(steps, resource.TestStep{
+				Config: r.config(append(base, fmt.Sprintf(`
+data "sbx_snapshot" "recent" {
+  %s
+  most_recent = true
+}
+`, selectX))...),
+				ExpectError: regexp.MustCompile(`(?s)most_recent is not supported on.*does not report when a\s+snapshot was made`),
+			})
+		}
 		steps = append(steps,
 			resource.TestStep{
 				Config:      r.config(append(base, ambiguous)...),
-				ExpectError: regexp.MustCompile(`(?s)2 snapshots matched.*most_recent = true`),
+				ExpectError: ambiguousErr,
 			},
 			resource.TestStep{
 				Config:      r.config(append(base, none)...),
