@@ -33,8 +33,10 @@ resource "sbx_sandbox" "b" {
 
 // e2bResumeCheckEnd checks that the fake ends the box at want() (judged
 // when the check runs, after the step's clock moves) and that expires_at
-// and retention_rule say the same.
-func e2bResumeCheckEnd(fake *e2bfake.Server, want func() time.Time, rule string) resource.TestCheckFunc {
+// says the same, set by the box's own timeout (running_sandbox: not the
+// 1 h max_runtime cap of the Base tier).
+func e2bResumeCheckEnd(fake *e2bfake.Server, want func() time.Time) resource.TestCheckFunc {
+	const rule = "running_sandbox"
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources["sbx_sandbox.b"]
 		if !ok {
@@ -76,14 +78,14 @@ func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 			{
 				Config:           e2bResumeConfig(providerConfig, "30m", "running"),
 				ConfigPlanChecks: empty,
-				Check:            e2bResumeCheckEnd(fake, at(30*time.Minute), "running_sandbox"),
+				Check:            e2bResumeCheckEnd(fake, at(30*time.Minute)),
 			},
 			{
 				// in place: 1 h from this apply
 				PreConfig:        func() { clock.Advance(5 * time.Minute) },
 				Config:           e2bResumeConfig(providerConfig, "1h", "running"),
 				ConfigPlanChecks: empty,
-				Check:            e2bResumeCheckEnd(fake, at(5*time.Minute+time.Hour), "running_sandbox"),
+				Check:            e2bResumeCheckEnd(fake, at(5*time.Minute+time.Hour)),
 			},
 			{
 				PreConfig:        func() { clock.Advance(5 * time.Minute) },
@@ -101,7 +103,7 @@ func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "running"),
-					e2bResumeCheckEnd(fake, at(20*time.Minute+time.Hour), "running_sandbox"),
+					e2bResumeCheckEnd(fake, at(20*time.Minute+time.Hour)),
 				),
 			},
 			{
@@ -109,7 +111,7 @@ func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 				PreConfig:        func() { clock.Advance(time.Minute) },
 				Config:           e2bResumeConfig(providerConfig, "2h", "running"),
 				ConfigPlanChecks: empty,
-				Check:            e2bResumeCheckEnd(fake, at(21*time.Minute+2*time.Hour), "running_sandbox"),
+				Check:            e2bResumeCheckEnd(fake, at(21*time.Minute+2*time.Hour)),
 			},
 			{
 				// stopped, then started with the timeout changed in the same apply
@@ -121,7 +123,7 @@ func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 				PreConfig:        func() { clock.Advance(time.Minute) },
 				Config:           e2bResumeConfig(providerConfig, "45m", "running"),
 				ConfigPlanChecks: empty,
-				Check:            e2bResumeCheckEnd(fake, at(23*time.Minute+45*time.Minute), "running_sandbox"),
+				Check:            e2bResumeCheckEnd(fake, at(23*time.Minute+45*time.Minute)),
 			},
 		},
 	})
