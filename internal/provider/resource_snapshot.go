@@ -88,6 +88,11 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 // snapshotBaseSchema is sbx_snapshot without its retention attributes.
 func snapshotBaseSchema(ctx context.Context) schema.Schema {
 	replaceString := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	// The source replaces the snapshot when it changes, but not when it
+	// is first filled in after an import on a platform that does not report
+	// a snapshot's source: ModifyPlan checks that case against the platform.
+	replaceSource := []planmodifier.String{stringplanmodifier.RequiresReplaceIf(snapshotSourceChanged,
+		"Changing the source replaces the snapshot.", "Changing the source replaces the snapshot.")}
 	return schema.Schema{
 		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (and memory, where the platform " +
 			"can) or of a volume's contents. Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
@@ -96,20 +101,22 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			"archive of the volume imported as an image; the id is the image id (`sha256:...`). Every argument " +
 			"replaces the snapshot when changed. Where the platform cannot delete snapshots, destroying one " +
 			"removes it from state with a warning giving the date the platform expires it.\n\n" +
-			"**Import.** By id. `ttl` is not recoverable from the platform and stays null after an import.",
+			"**Import.** By id. `ttl` is not recoverable from the platform and stays null after an import. Where the " +
+			"platform does not report which sandbox or volume a snapshot came from (E2B), the configured `sandbox_id` is " +
+			"confirmed with the platform on the first plan and recorded in place; a source it does not confirm plans a replacement.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("snapshot"),
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the sandbox to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
 					"must be set. Changing it replaces the snapshot.",
 				Optional:      true,
-				PlanModifiers: replaceString,
+				PlanModifiers: replaceSource,
 			},
 			"volume_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the volume to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
 					"must be set. Changing it replaces the snapshot.",
 				Optional:      true,
-				PlanModifiers: replaceString,
+				PlanModifiers: replaceSource,
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the snapshot, for finding it again (e.g. with the `sbx_snapshot` " +

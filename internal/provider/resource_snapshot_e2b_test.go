@@ -93,3 +93,133 @@ func TestAccSnapshotE2BNaturalKind(t *testing.T) {
 		},
 	})
 }
+
+// e2bSnapshotImportConfig imports the snapshot found by name, configured as
+// a snapshot of the box named source.
+func e2bSnapshotImportConfig(providerConfig, source string) string {
+	return providerConfig + fmt.Sprintf(`
+resource "sbx_template" "t" {
+  name       = "snapsrc"
+  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
+}
+
+resource "sbx_sandbox" "b" {
+  name        = "snapsrc-box"
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+resource "sbx_sandbox" "other" {
+  name        = "snapsrc-other"
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+data "sbx_snapshot" "found" {
+  name = "snapsrc-ckpt"
+}
+
+import {
+  to = sbx_snapshot.s
+  id = data.sbx_snapshot.found.id
+}
+
+resource "sbx_snapshot" "s" {
+  sandbox_id = sbx_sandbox.%s.id
+  name       = "snapsrc-ckpt"
+}
+`, source)
+}
+
+// E2B does not say which box a snapshot came from, so an imported snapshot
+// has no sandbox_id in state. Importing it with the right sandbox_id must
+// not plan its destruction: the platform confirms the source (snapshots
+// listed by sandbox) and the plan only records it. A source the platform
+// does not confirm still plans a replacement.
+func TestAccSnapshotE2BImportKeepsSource(t *testing.T) {
+	e2bAccSkipUnlessAcc(t)
+	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
+	made := providerConfig + `
+resource "sbx_template" "t" {
+  name       = "snapsrc"
+  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
+}
+
+resource "sbx_sandbox" "b" {
+  name        = "snapsrc-box"
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+resource "sbx_sandbox" "other" {
+  name        = "snapsrc-other"
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+resource "sbx_snapshot" "s" {
+  sandbox_id = sbx_sandbox.b.id
+  name       = "snapsrc-ckpt"
+}
+`
+	forgotten := providerConfig + `
+resource "sbx_template" "t" {
+  name       = "snapsrc"
+  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
+}
+
+resource "sbx_sandbox" "b" {
+  name        = "snapsrc-box"
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+resource "sbx_sandbox" "other" {
+  name        = "snapsrc-other"
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+removed {
+  from = sbx_snapshot.s
+  lifecycle {
+    destroy = false
+  }
+}
+`
+	oneSnapshot := func(*terraform.State) error {
+		if n := len(fake.Snapshots()); n != 1 {
+			return fmt.Errorf("the fake holds %d snapshots, want 1", n)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: made, Check: oneSnapshot},
+			{Config: forgotten, Check: oneSnapshot},
+			{
+				// A source the platform does not confirm: replacing is honest.
+				Config:             e2bSnapshotImportConfig(providerConfig, "other"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sbx_snapshot.s", plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+			{
+				Config: e2bSnapshotImportConfig(providerConfig, "b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("sbx_snapshot.s", plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					oneSnapshot,
+					resource.TestCheckResourceAttrPair("sbx_snapshot.s", "sandbox_id", "sbx_sandbox.b", "id"),
+				),
+			},
+		},
+	})
+}
