@@ -5,18 +5,19 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -85,7 +86,8 @@ func (p *sbxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 		Attributes: map[string]schema.Attribute{
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How often a failed API request is retried (REST platforms): a 429 for any request, " +
-					"a 5xx or lost connection only for requests safe to repeat. Default " + strconv.Itoa(rest.DefaultMaxRetries) + "; 0 disables retries.",
+					"a 5xx or lost connection only for requests safe to repeat. Default " + strconv.Itoa(rest.DefaultMaxRetries) + "; 0 disables retries. " +
+					"The Docker engine is called directly and nothing retries there: setting it with Docker is an error.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
@@ -135,6 +137,15 @@ func (p *sbxProvider) newPlatform(ctx context.Context, cfg providerModel, diags 
 	}
 	if cfg.E2B != nil {
 		return newE2BPlatform(cfg.E2B, maxRetries, p.version, diags)
+	}
+	if !cfg.MaxRetries.IsNull() {
+		// Docker speaks to a local or remote engine directly; nothing retries
+		// there, so the setting would be silently ignored.
+		diags.AddAttributeError(path.Root("max_retries"), "max_retries is not supported on docker",
+			fmt.Sprintf("max_retries = %s applies to the REST platforms (e2b); the Docker engine is called directly "+
+				"and its requests are not retried. Remove max_retries, or use it with a platform block that has a REST API.",
+				cfg.MaxRetries.String()))
+		return nil
 	}
 	return newDockerPlatform(ctx, cfg.Docker, diags)
 }
