@@ -37,7 +37,12 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 		Labels:      labels,
 		Remove:      true, // intermediate containers of successful steps
 		ForceRemove: true, // ... and of failed ones
-		Version:     build.BuilderV1,
+		// No layer cache: with it, two builds share intermediate images, and
+		// deleting one template (which prunes its untagged parents) can
+		// remove a layer another build is standing on at that moment
+		// ("unknown parent image ID"). Each template owns its layers.
+		NoCache: true,
+		Version: build.BuilderV1,
 	})
 	if err != nil {
 		return "", fmt.Errorf("building template %q: %w", name, err)

@@ -68,14 +68,19 @@ func TestTemplateBuildRebuildDelete(t *testing.T) {
 		t.Errorf("List(name) = %+v, want the one template", list)
 	}
 
-	// The same inputs again: the build cache gives the same image.
+	// The same inputs again: builds share no layer cache, so this is a
+	// fresh image under the same id, and the previous one is gone.
 	again, err := p.Templates().Rebuild(ctx, tmpl.ID, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.BuildID != tmpl.BuildID {
-		t.Errorf("rebuild of unchanged inputs: build id %s, want %s", again.BuildID, tmpl.BuildID)
+	if again.ID != tmpl.ID || again.BuildID == tmpl.BuildID {
+		t.Errorf("rebuild of unchanged inputs: id %s build %s; want id %s and a fresh build", again.ID, again.BuildID, tmpl.ID)
 	}
+	if _, err := p.api.ImageInspect(ctx, tmpl.BuildID); err == nil {
+		t.Errorf("the previous build %s was not removed", tmpl.BuildID)
+	}
+	tmpl = again
 
 	// A changed context file: a new build under the same id, and the old
 	// image, which nothing uses, is gone.
@@ -305,5 +310,53 @@ func TestTemplateAdopt(t *testing.T) {
 	_, err = p.Templates().Create(ctx, platform.TemplateSpec{Name: templateTestName("tpl"), Image: missing})
 	if err == nil || !strings.Contains(err.Error(), "is not on the Docker engine, and pulling it failed") || !strings.Contains(err.Error(), missing) {
 		t.Errorf("adopting a missing image: %v", err)
+	}
+}
+
+// Two templates built from the same Dockerfile share no layers. Were they
+// to share intermediate images (the legacy builder's cache), deleting one
+// template, which prunes its build's untagged parents, could remove a layer
+// the other build is standing on at that moment ("unknown parent image
+// ID"), and would at best leave the other template's history dangling.
+func TestTemplatesShareNoIntermediateImages(t *testing.T) {
+	p := templateTestPlatform(t)
+	ctx := t.Context()
+	dir := templateTestContext(t, "shared")
+	first := platform.TemplateSpec{Name: templateTestName("tpl-own"), Dockerfile: templateTestDockerfile, ContextDir: dir}
+	second := first
+	second.Name = templateTestName("tpl-own")
+	a := templateTestCreate(t, p, first)
+	b := templateTestCreate(t, p, second)
+
+	layersOf := func(id string) map[string]bool {
+		hist, err := p.api.ImageHistory(ctx, id)
+		if err != nil {
+			t.Fatalf("history of %s: %v", id, err)
+		}
+		out := map[string]bool{}
+		for _, h := range hist {
+			if h.ID != "<missing>" && h.ID != id {
+				out[h.ID] = true
+			}
+		}
+		return out
+	}
+	aLayers, bLayers := layersOf(a.BuildID), layersOf(b.BuildID)
+	if len(aLayers) == 0 {
+		t.Fatal("the build left no intermediate images to compare")
+	}
+	for id := range aLayers {
+		if bLayers[id] {
+			t.Fatalf("templates %s and %s share the intermediate image %s", first.Name, second.Name, id)
+		}
+	}
+
+	if err := p.Templates().Delete(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	for id := range bLayers {
+		if _, err := p.api.ImageInspect(ctx, id); err != nil {
+			t.Fatalf("deleting %s removed %s, a layer of %s: %v", first.Name, id, second.Name, err)
+		}
 	}
 }
