@@ -94,10 +94,10 @@ func TestAccSnapshotE2BNaturalKind(t *testing.T) {
 	})
 }
 
-// e2bSnapshotImportConfig imports the snapshot found by name, configured as
-// a snapshot of the box named source.
-func e2bSnapshotImportConfig(providerConfig, source string) string {
-	return providerConfig + fmt.Sprintf(`
+// e2bSnapshotSourceBoxes is a template and two boxes on the E2B fake, the
+// base of every configuration of TestAccSnapshotE2BImportKeepsSource.
+func e2bSnapshotSourceBoxes(providerConfig string) string {
+	return providerConfig + `
 resource "sbx_template" "t" {
   name       = "snapsrc"
   dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
@@ -114,16 +114,12 @@ resource "sbx_sandbox" "other" {
   template_id = sbx_template.t.id
   timeout     = "10m"
 }
-
-data "sbx_snapshot" "found" {
-  name = "snapsrc-ckpt"
+`
 }
 
-import {
-  to = sbx_snapshot.s
-  id = data.sbx_snapshot.found.id
-}
-
+// e2bSnapshotOf is the snapshot resource, a snapshot of the box named source.
+func e2bSnapshotOf(source string) string {
+	return fmt.Sprintf(`
 resource "sbx_snapshot" "s" {
   sandbox_id = sbx_sandbox.%s.id
   name       = "snapsrc-ckpt"
@@ -139,47 +135,8 @@ resource "sbx_snapshot" "s" {
 func TestAccSnapshotE2BImportKeepsSource(t *testing.T) {
 	e2bAccSkipUnlessAcc(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
-	made := providerConfig + `
-resource "sbx_template" "t" {
-  name       = "snapsrc"
-  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
-}
-
-resource "sbx_sandbox" "b" {
-  name        = "snapsrc-box"
-  template_id = sbx_template.t.id
-  timeout     = "10m"
-}
-
-resource "sbx_sandbox" "other" {
-  name        = "snapsrc-other"
-  template_id = sbx_template.t.id
-  timeout     = "10m"
-}
-
-resource "sbx_snapshot" "s" {
-  sandbox_id = sbx_sandbox.b.id
-  name       = "snapsrc-ckpt"
-}
-`
-	forgotten := providerConfig + `
-resource "sbx_template" "t" {
-  name       = "snapsrc"
-  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
-}
-
-resource "sbx_sandbox" "b" {
-  name        = "snapsrc-box"
-  template_id = sbx_template.t.id
-  timeout     = "10m"
-}
-
-resource "sbx_sandbox" "other" {
-  name        = "snapsrc-other"
-  template_id = sbx_template.t.id
-  timeout     = "10m"
-}
-
+	boxes := e2bSnapshotSourceBoxes(providerConfig)
+	forgotten := boxes + `
 removed {
   from = sbx_snapshot.s
   lifecycle {
@@ -187,6 +144,18 @@ removed {
   }
 }
 `
+	imported := func(source string) string {
+		return boxes + `
+data "sbx_snapshot" "found" {
+  name = "snapsrc-ckpt"
+}
+
+import {
+  to = sbx_snapshot.s
+  id = data.sbx_snapshot.found.id
+}
+` + e2bSnapshotOf(source)
+	}
 	oneSnapshot := func(*terraform.State) error {
 		if n := len(fake.Snapshots()); n != 1 {
 			return fmt.Errorf("the fake holds %d snapshots, want 1", n)
@@ -196,11 +165,11 @@ removed {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: made, Check: oneSnapshot},
+			{Config: boxes + e2bSnapshotOf("b"), Check: oneSnapshot},
 			{Config: forgotten, Check: oneSnapshot},
 			{
 				// A source the platform does not confirm: replacing is honest.
-				Config:             e2bSnapshotImportConfig(providerConfig, "other"),
+				Config:             imported("other"),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
@@ -208,7 +177,7 @@ removed {
 				}},
 			},
 			{
-				Config: e2bSnapshotImportConfig(providerConfig, "b"),
+				Config: imported("b"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction("sbx_snapshot.s", plancheck.ResourceActionUpdate),
