@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
@@ -53,7 +54,11 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		if ferr != nil {
 			return nil, fmt.Errorf("%w; looking for the snapshot it may have made also failed: %v", err, ferr)
 		}
-		if made := newSnapshot(before, after); made != nil {
+		made, aerr := newSnapshot(before, after, spec.Name)
+		if aerr != nil {
+			return nil, fmt.Errorf("%w; %w", err, aerr)
+		}
+		if made != nil {
 			info, err = *made, nil
 			break
 		}
@@ -70,14 +75,43 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	return snap, nil
 }
 
-// newSnapshot returns the snapshot in after that is not in before.
-func newSnapshot(before, after []snapshotInfo) *snapshotInfo {
+// newSnapshot returns the snapshot a create whose answer was lost made: the
+// one in after that is not in before and carries the name asked for. Another
+// snapshot of the same box may have been taken meanwhile (a second resource,
+// or a user outside Terraform), so when several new ones fit it cannot tell
+// which is this create's and says so, rather than adopting another's snapshot
+// (deleting it later would destroy theirs) or sending the create again.
+func newSnapshot(before, after []snapshotInfo, name string) (*snapshotInfo, error) {
+	var fits []snapshotInfo
 	for _, a := range after {
-		if !slices.ContainsFunc(before, func(b snapshotInfo) bool { return b.SnapshotID == a.SnapshotID }) {
-			return &a
+		if slices.ContainsFunc(before, func(b snapshotInfo) bool { return b.SnapshotID == a.SnapshotID }) {
+			continue
+		}
+		if name != "" && !slices.ContainsFunc(a.Names, func(n string) bool { return shortName(n) == name }) {
+			continue
+		}
+		fits = append(fits, a)
+	}
+	if name == "" {
+		// E2B names a snapshot only when asked to, so an unnamed create's
+		// snapshot is among the unnamed ones, if any are.
+		unnamed := slices.DeleteFunc(slices.Clone(fits), func(a snapshotInfo) bool { return len(a.Names) > 0 })
+		if len(unnamed) > 0 {
+			fits = unnamed
 		}
 	}
-	return nil
+	switch len(fits) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &fits[0], nil
+	}
+	ids := make([]string, len(fits))
+	for i, f := range fits {
+		ids[i] = f.SnapshotID
+	}
+	return nil, fmt.Errorf("%d new snapshots of the sandbox appeared meanwhile (%s) and none can be told apart as this one; "+
+		"import the right one (terraform import) and delete the others, or give the snapshot a name", len(fits), strings.Join(ids, ", "))
 }
 
 func (s *snapshots) list(ctx context.Context, q url.Values) ([]snapshotInfo, error) {
