@@ -115,6 +115,13 @@ func sandboxLifecycleChanged(plan, state sandboxModel) bool {
 		!plan.AutoDeleteAfter.Equal(state.AutoDeleteAfter)
 }
 
+// sandboxLifecycleUnknown reports whether any lifecycle setting is unknown
+// at plan time (it comes from a resource created in the same apply).
+func sandboxLifecycleUnknown(m sandboxModel) bool {
+	return m.Timeout.IsUnknown() || m.OnTimeout.IsUnknown() || m.IdleTimeout.IsUnknown() ||
+		m.AutoArchiveAfter.IsUnknown() || m.AutoDeleteAfter.IsUnknown()
+}
+
 // sandboxLifecycleReplacePaths lists the changed lifecycle settings when the
 // platform cannot change them in place.
 func sandboxLifecycleReplacePaths(caps platform.Capabilities, plan, state sandboxModel) path.Paths {

@@ -180,7 +180,9 @@ func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing boo
 	}
 	unknown := types.StringUnknown()
 	sandboxSetRetention(plan, retentionFields{ExpiresAt: unknown, Status: unknown, Rule: unknown, Action: unknown}, false)
-	if plan.State.IsUnknown() {
+	if plan.State.IsUnknown() || sandboxLifecycleUnknown(*plan) {
+		// An unknown setting would be read as unset, and the warning would
+		// be about a default deadline the configured value may well replace.
 		return
 	}
 	if d, ok := rs.policy.Deadline(sandboxModelRetentionObject(predicted, platformName, time.Time{}), now); ok {

@@ -63,7 +63,9 @@ func snapshotPlanRetention(plan *snapshotModel, state *snapshotModel, platformNa
 		return
 	}
 	plan.Platform = types.StringValue(platformName)
-	if plan.Kind.IsUnknown() {
+	if plan.Kind.IsUnknown() || plan.TTL.IsUnknown() {
+		// An unknown ttl would be read as unset: the warning would be about
+		// a default deadline the ttl may well replace.
 		return
 	}
 	predicted := *plan
