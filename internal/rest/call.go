@@ -94,7 +94,7 @@ func (k *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	k.errText = apiErr.Error()
 	if len(body) > 0 {
 		tflog.Trace(k.ctx, "REST error response body", map[string]any{
-			"http_method": k.method, "http_path": k.path, "http_status": resp.StatusCode, "http_body": logBody(body),
+			"http_method": k.method, "http_path": k.path, "http_status": resp.StatusCode, "http_body": k.c.logBody(body),
 		})
 	}
 	switch {

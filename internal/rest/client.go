@@ -53,6 +53,10 @@ type Config struct {
 	// Now reads the clock when an HTTP-date Retry-After is turned into a wait.
 	// Optional: defaults to time.Now; tests inject a fixed clock.
 	Now func() time.Time
+	// SensitiveKeys names JSON object keys whose values are secrets (E2B's
+	// envVars, volume and envd tokens): request and response bodies are
+	// logged with those values masked, at any depth.
+	SensitiveKeys []string
 }
 
 // Auth is how the credential travels: {"X-API-Key", "", key} sends
@@ -81,6 +85,7 @@ type Client struct {
 	http       *http.Client
 	sleep      func(ctx context.Context, d time.Duration) error
 	now        func() time.Time
+	sensitive  map[string]bool
 }
 
 // New checks cfg and returns a Client. Errors name the field and the value.
@@ -123,6 +128,12 @@ func New(cfg Config) (*Client, error) {
 		http:       sameHostRedirects(cfg.HTTPClient, base.Host),
 		sleep:      cfg.Sleep,
 		now:        cfg.Now,
+	}
+	if len(cfg.SensitiveKeys) > 0 {
+		c.sensitive = make(map[string]bool, len(cfg.SensitiveKeys))
+		for _, k := range cfg.SensitiveKeys {
+			c.sensitive[k] = true
+		}
 	}
 	if c.sleep == nil {
 		c.sleep = sleepCtx

@@ -91,7 +91,7 @@ func (c *Client) newRequest(k *call, req Request) (*retryablehttp.Request, error
 		}
 		body = b
 		tflog.Trace(k.ctx, "REST request body", map[string]any{
-			"http_method": k.method, "http_path": k.path, "http_body": logBody(b),
+			"http_method": k.method, "http_path": k.path, "http_body": k.c.logBody(b),
 		})
 	}
 	hreq, err := retryablehttp.NewRequestWithContext(k.ctx, k.method, u.String(), body)
@@ -144,7 +144,7 @@ func (k *call) finish(hresp *http.Response, out any) (*Response, error) {
 	}
 	if len(body) > 0 {
 		tflog.Trace(k.ctx, "REST response body", map[string]any{
-			"http_method": k.method, "http_path": k.path, "http_status": hresp.StatusCode, "http_body": logBody(body),
+			"http_method": k.method, "http_path": k.path, "http_status": hresp.StatusCode, "http_body": k.c.logBody(body),
 		})
 	}
 	if out != nil && len(bytes.TrimSpace(body)) > 0 {

@@ -76,6 +76,9 @@ func New(cfg Config) (*Platform, error) {
 		UserAgent:  cfg.UserAgent,
 		HTTPClient: cfg.HTTPClient,
 		Sleep:      cfg.Sleep,
+		// Sandbox env values are the user's secrets; the volume and envd
+		// tokens grant access to a volume's files and a box's daemon.
+		SensitiveKeys: []string{"envVars", "token", "envdAccessToken", "trafficAccessToken"},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("e2b: %w", err)
