@@ -155,10 +155,11 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 					"in plans, logs or error messages. They are read back from the platform only on import (Docker: the " +
 					"container's variables that differ from its image's), so an imported box whose `env` matches plans no " +
 					"change; a change made outside Terraform later is not detected. Changing them replaces the sandbox " +
-					"unless the platform can change them in place.",
+					"unless the platform can change them in place. Names must be non-empty and contain no `=`.",
 				ElementType: types.StringType,
 				Optional:    true,
 				Sensitive:   true,
+				Validators:  []validator.Map{sandboxEnvKeysValidator{}},
 			},
 			"labels": schema.MapAttribute{
 				MarkdownDescription: labelsDescription("sandbox") + " Changing them replaces the sandbox unless the " +

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -84,4 +85,46 @@ func (sandboxUniqueMountPathsValidator) ValidateList(_ context.Context, req vali
 		}
 		seen[key] = i
 	}
+}
+
+// sandboxEnvKeysValidator rejects env names no platform can pass on: an
+// empty name, or one holding "=" or a NUL byte. Docker would split such a
+// pair at its first "=" (setting another variable than the one written) or
+// refuse it with an error that quotes the value, a secret. Only the name is
+// ever reported; values are sensitive.
+type sandboxEnvKeysValidator struct{}
+
+var _ validator.Map = sandboxEnvKeysValidator{}
+
+func (sandboxEnvKeysValidator) Description(_ context.Context) string {
+	return "environment variable names must be non-empty and contain no = or NUL character"
+}
+
+func (v sandboxEnvKeysValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (sandboxEnvKeysValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for k := range req.ConfigValue.Elements() {
+		if problem := sandboxEnvKeyProblem(k); problem != "" {
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid environment variable name",
+				fmt.Sprintf("%s has the name %s, which %s. Use a name such as API_URL.", req.Path, strconv.Quote(k), problem))
+		}
+	}
+}
+
+// sandboxEnvKeyProblem says what is wrong with an env name, or "".
+func sandboxEnvKeyProblem(k string) string {
+	switch {
+	case k == "":
+		return "is empty"
+	case strings.Contains(k, "="):
+		return `contains "=", which separates a name from its value`
+	case strings.ContainsRune(k, 0):
+		return "contains a NUL character"
+	}
+	return ""
 }
