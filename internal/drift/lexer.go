@@ -173,20 +173,28 @@ func (l *lexer) object(what string, depth int, fn func(key string) error) error 
 		if err := fn(key); err != nil {
 			return err
 		}
-		c, ok = l.peek()
-		if !ok {
-			return l.truncated(what)
-		}
-		l.pos++
-		switch c {
-		case ',':
-		case '}':
-			return nil
-		default:
-			l.pos--
-			return l.syntax(what, fmt.Sprintf("found %s, want ',' or '}'", charDesc(c)))
+		if done, err := l.separator(what, '}'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// separator reads what follows a member or an element: ',' (more follow)
+// or the closing bracket (done).
+func (l *lexer) separator(what string, closing byte) (done bool, err error) {
+	c, ok := l.peek()
+	if !ok {
+		return false, l.truncated(what)
+	}
+	switch c {
+	case ',':
+		l.pos++
+		return false, nil
+	case closing:
+		l.pos++
+		return true, nil
+	}
+	return false, l.syntax(what, fmt.Sprintf("found %s, want ',' or '%c'", charDesc(c), closing))
 }
 
 // array reads an array, calling fn for each element (index i) with the
@@ -210,18 +218,8 @@ func (l *lexer) array(what string, depth int, fn func(i int) error) error {
 		if err := fn(i); err != nil {
 			return err
 		}
-		c, ok = l.peek()
-		if !ok {
-			return l.truncated(what)
-		}
-		l.pos++
-		switch c {
-		case ',':
-		case ']':
-			return nil
-		default:
-			l.pos--
-			return l.syntax(what, fmt.Sprintf("found %s, want ',' or ']'", charDesc(c)))
+		if done, err := l.separator(what, ']'); done || err != nil {
+			return err
 		}
 	}
 }
