@@ -37,3 +37,16 @@ func timeStringOrNull(t time.Time) types.String {
 	}
 	return types.StringValue(t.UTC().Format(time.RFC3339))
 }
+
+// mapsSame reports whether two planned or stored maps ask for the same
+// thing: null (left out) and a known empty map both mean "none", so moving
+// between them (`labels = var.labels` with a default of {}, or an import,
+// which cannot tell them apart) changes nothing on the platform and must
+// neither replace nor rebuild anything.
+func mapsSame(a, b types.Map) bool {
+	empty := func(m types.Map) bool { return m.IsNull() || (!m.IsUnknown() && len(m.Elements()) == 0) }
+	if empty(a) && empty(b) {
+		return true
+	}
+	return a.Equal(b)
+}

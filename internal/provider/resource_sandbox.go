@@ -305,7 +305,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 
 	// The plan only reaches Update for changes ModifyPlan left in place;
 	// anything else was planned as a replacement.
-	if !plan.Labels.Equal(state.Labels) || !plan.Env.Equal(state.Env) {
+	if !mapsSame(plan.Labels, state.Labels) || !mapsSame(plan.Env, state.Env) {
 		// SandboxService has no call to relabel a box or change its env, so a
 		// platform claiming these are mutable cannot honour the change here.
 		resp.Diagnostics.AddError("Cannot change sandbox labels or env in place",

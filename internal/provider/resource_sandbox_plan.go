@@ -153,10 +153,10 @@ func sandboxReplacePaths(caps platform.Capabilities, plan, state sandboxModel) p
 			out = append(out, path.Root("memory_mb"))
 		}
 	}
-	if !caps.SandboxEnvMutable && !plan.Env.Equal(state.Env) {
+	if !caps.SandboxEnvMutable && !mapsSame(plan.Env, state.Env) {
 		out = append(out, path.Root("env"))
 	}
-	if !caps.SandboxLabelsMutable && !plan.Labels.Equal(state.Labels) {
+	if !caps.SandboxLabelsMutable && !mapsSame(plan.Labels, state.Labels) {
 		out = append(out, path.Root("labels"))
 	}
 	return out

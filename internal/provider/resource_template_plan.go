@@ -141,13 +141,15 @@ func templateRebuildChanges(plan, state templateModel) path.Paths {
 		{pathTemplateCPUCount, plan.CPUCount, state.CPUCount},
 		{pathTemplateMemoryMB, plan.MemoryMB, state.MemoryMB},
 		{pathTemplateDiskMB, plan.DiskMB, state.DiskMB},
-		{pathTemplateLabels, plan.Labels, state.Labels},
 	}
 	var out path.Paths
 	for _, in := range inputs {
 		if !in.plan.Equal(in.prev) {
 			out = append(out, in.p)
 		}
+	}
+	if !mapsSame(plan.Labels, state.Labels) {
+		out = append(out, pathTemplateLabels)
 	}
 	return out
 }

@@ -195,7 +195,7 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 	// ModifyPlan planned a replacement for anything the platform cannot
 	// change in place, so what reaches Update is labels and growth.
-	if !plan.Labels.Equal(state.Labels) {
+	if !mapsSame(plan.Labels, state.Labels) {
 		labels := mapFromTF(ctx, plan.Labels, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return

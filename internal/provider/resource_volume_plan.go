@@ -71,7 +71,7 @@ func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformNa
 				"Keep size_gb at %d or more, or replace the volume (terraform apply -replace) to start again smaller, losing its data.",
 				plan.SizeGB.ValueInt64(), state.SizeGB.ValueInt64(), platformName, state.SizeGB.ValueInt64()))
 	}
-	if caps.VolumeLabelsMutable && caps.VolumeLabelsNeedIdle && !plan.Labels.Equal(state.Labels) {
+	if caps.VolumeLabelsMutable && caps.VolumeLabelsNeedIdle && !mapsSame(plan.Labels, state.Labels) {
 		if attached := volumeAttachedFromTF(ctx, state.AttachedTo); len(attached) > 0 {
 			diags.AddAttributeError(path.Root("labels"), "Cannot relabel a mounted volume",
 				fmt.Sprintf("labels of volume %q cannot change while sandboxes mount it: %s relabels only a volume no sandbox uses. "+
@@ -87,7 +87,7 @@ func volumeReplacePaths(caps platform.Capabilities, plan, state volumeModel) pat
 	if !plan.SizeGB.Equal(state.SizeGB) && !caps.VolumeGrow {
 		out = append(out, path.Root("size_gb"))
 	}
-	if !plan.Labels.Equal(state.Labels) && !caps.VolumeLabelsMutable {
+	if !mapsSame(plan.Labels, state.Labels) && !caps.VolumeLabelsMutable {
 		out = append(out, path.Root("labels"))
 	}
 	return out
