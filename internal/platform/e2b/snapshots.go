@@ -33,6 +33,9 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	if err != nil {
 		return nil, err
 	}
+	if err := s.refuseTakenName(ctx, spec.Name); err != nil {
+		return nil, err
+	}
 	// The box's earlier snapshots, so a create whose answer was lost can
 	// tell the one it made from those.
 	before, err := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
@@ -182,4 +185,27 @@ func (s *snapshots) Delete(ctx context.Context, id string) error {
 		return nil
 	}
 	return err
+}
+
+// refuseTakenName stops a snapshot under a name another snapshot already
+// has. E2B stores a snapshot as a template, and a second snapshot under the
+// same name becomes a new build of that template with the same id: two
+// sbx_snapshot resources would then share one snapshot, and destroying
+// either would delete the other's.
+func (s *snapshots) refuseTakenName(ctx context.Context, name string) error {
+	if name == "" {
+		return nil
+	}
+	taken, err := s.list(ctx, url.Values{"name": {name}})
+	if err != nil {
+		return err
+	}
+	for _, t := range taken {
+		if slices.ContainsFunc(t.Names, func(n string) bool { return shortName(n) == name }) {
+			return &platform.ConflictError{Kind: "snapshot", ID: t.SnapshotID,
+				Reason: fmt.Sprintf("a snapshot named %q already exists; on E2B a second snapshot under that name would "+
+					"become a new build of the same snapshot, shared by both. Choose another name, or import %s", name, t.SnapshotID)}
+		}
+	}
+	return nil
 }

@@ -171,3 +171,34 @@ func TestSandboxListEveryPageOnFake(t *testing.T) {
 		t.Errorf("List read %d pages, want at least 2", pages)
 	}
 }
+
+// On E2B a second snapshot under a taken name becomes a new build of the
+// same snapshot: two resources would share it and destroying one would
+// delete the other's. The create is refused, naming the snapshot to import.
+func TestSnapshotTakenNameRefusedOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	tpl := e2bTestTemplate(t, p)
+	first, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{TemplateID: tpl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{TemplateID: tpl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := p.Snapshots().Create(ctx, platform.SnapshotSpec{SandboxID: first.ID, Name: "nightly", IncludeMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Snapshots().Create(ctx, platform.SnapshotSpec{SandboxID: second.ID, Name: "nightly", IncludeMemory: true})
+	if !errors.Is(err, platform.ErrConflict) || !strings.Contains(err.Error(), snap.ID) {
+		t.Fatalf("second snapshot named nightly: %v; want a conflict naming %s", err, snap.ID)
+	}
+	if n := fake.Requests("POST /sandboxes/{sandboxID}/snapshots"); n != 1 {
+		t.Errorf("snapshot creates sent = %d, want 1", n)
+	}
+	if _, err := p.Snapshots().Create(ctx, platform.SnapshotSpec{SandboxID: second.ID, Name: "nightly-2", IncludeMemory: true}); err != nil {
+		t.Errorf("another name: %v", err)
+	}
+}
