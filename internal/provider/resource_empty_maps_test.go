@@ -44,7 +44,8 @@ func TestMapsSame(t *testing.T) {
 	}
 }
 
-// emptyMapsAccConfig is a template, a volume and a sandbox mounting it;
+// emptyMapsAccConfig is a template, a volume, a sandbox mounting it and a
+// snapshot of the sandbox;
 // with empty, labels (and env) are written as {} instead of left out.
 func emptyMapsAccConfig(t *testing.T, name string, empty bool) string {
 	labels, env := "", ""
@@ -75,13 +76,18 @@ resource "sbx_sandbox" "test" {
     path      = "/data"
   }
 }
+
+resource "sbx_snapshot" "s" {
+  sandbox_id = sbx_sandbox.test.id
+  %[4]s
+}
 `, name, acctest.AgentContextDir(t), acctest.AgentDockerfile, labels, env)
 }
 
 // TestAccEmptyMaps_sameAsLeftOut: writing labels = {} and env = {} where
 // they were left out (a module's `var.labels` defaulting to {}, or a
 // config after an import, which records none as null) replaces no
-// sandbox, rebuilds no template and relabels no mounted volume: the plan
+// sandbox or snapshot, rebuilds no template and relabels no mounted volume: the plan
 // only records the empty maps in place, and the plans after are empty.
 func TestAccEmptyMaps_sameAsLeftOut(t *testing.T) {
 	name := sdkacctest.RandomWithPrefix("tf-acc-emptymaps")
@@ -106,7 +112,7 @@ func TestAccEmptyMaps_sameAsLeftOut(t *testing.T) {
 				Config: emptyMapsAccConfig(t, name, true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						inPlace(sandboxAccAddr), inPlace("sbx_volume.v"), inPlace("sbx_template.t"),
+						inPlace(sandboxAccAddr), inPlace("sbx_volume.v"), inPlace("sbx_template.t"), inPlace("sbx_snapshot.s"),
 						plancheck.ExpectKnownValue("sbx_template.t", tfjsonpath.New("build_id"), knownvalue.NotNull()),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -117,7 +123,7 @@ func TestAccEmptyMaps_sameAsLeftOut(t *testing.T) {
 				Config: emptyMapsAccConfig(t, name, false),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						inPlace(sandboxAccAddr), inPlace("sbx_volume.v"), inPlace("sbx_template.t"),
+						inPlace(sandboxAccAddr), inPlace("sbx_volume.v"), inPlace("sbx_template.t"), inPlace("sbx_snapshot.s"),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},

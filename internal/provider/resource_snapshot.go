@@ -159,7 +159,8 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 				ElementType:         types.StringType,
 				Optional:            true,
 				Validators:          []validator.Map{reservedLabelsValidator{}},
-				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(snapshotLabelsChanged,
+					"Changing the labels replaces the snapshot.", "Changing the labels replaces the snapshot.")},
 			},
 			"kind": computedString("What the snapshot holds: `filesystem` (a sandbox's files), `memory` " +
 				"(files and memory) or `volume` (a volume's contents)."),
@@ -347,4 +348,10 @@ func snapshotExpiryPhrase(expiresAt types.String) string {
 		return "The platform reported no expiry date for it; delete it with the platform's own tools if it must go."
 	}
 	return fmt.Sprintf("The platform deletes it by itself at %s.", expiresAt.ValueString())
+}
+
+// snapshotLabelsChanged replaces the snapshot only for a real change of its
+// labels: left out and {} are the same labels.
+func snapshotLabelsChanged(_ context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !mapsSame(req.StateValue, req.PlanValue)
 }
