@@ -32,6 +32,22 @@ func (p *Platform) do(ctx context.Context, method, path string, query url.Values
 // listAll reads every page of a list endpoint, following X-Next-Token.
 func listAll[T any](ctx context.Context, p *Platform, path string, query url.Values) ([]T, error) {
 	var all []T
+	err := readPages(ctx, p, path, query, func(page []T) int {
+		all = append(all, page...)
+		return len(page)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// readPages GETs every page of a paginated endpoint, following X-Next-Token
+// to the end. Each decoded page goes to add, which says how many items it
+// held; an empty page ends the walk too, so a server that keeps handing out
+// tokens cannot keep the client looping. Pages are bodies of any shape: a
+// list, or an object carrying one page of a list (a template's builds).
+func readPages[P any](ctx context.Context, p *Platform, path string, query url.Values, add func(page P) int) error {
 	next := ""
 	for {
 		q := url.Values{}
@@ -42,18 +58,18 @@ func listAll[T any](ctx context.Context, p *Platform, path string, query url.Val
 		if next != "" {
 			q.Set("nextToken", next)
 		}
-		var page []T
+		var page P
 		resp, err := p.do(ctx, "GET", path, q, nil, &page)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		all = append(all, page...)
+		n := add(page)
 		next = ""
 		if resp != nil {
 			next = resp.Header.Get("X-Next-Token")
 		}
-		if next == "" || len(page) == 0 {
-			return all, nil
+		if next == "" || n == 0 {
+			return nil
 		}
 	}
 }

@@ -67,6 +67,7 @@ type templateBuildRecord struct {
 	BuildID   string    `json:"buildID"`
 	Status    string    `json:"status"`
 	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 	CPUCount  int64     `json:"cpuCount"`
 	MemoryMB  int64     `json:"memoryMB"`
 }

@@ -138,8 +138,8 @@ func (t *templates) requestBuild(ctx context.Context, spec platform.TemplateSpec
 		if found == nil {
 			continue
 		}
-		var w templateWithBuilds
-		if _, err := t.p.do(ctx, "GET", "/templates/"+pathID(found.TemplateID), nil, nil, &w); err != nil {
+		w, err := t.read(ctx, found.TemplateID)
+		if err != nil {
 			return out, err
 		}
 		if b := newestBuild(w.Builds, "waiting"); b != nil {
@@ -151,7 +151,9 @@ func (t *templates) requestBuild(ctx context.Context, spec platform.TemplateSpec
 	return templateCreateResponse{}, lastErr
 }
 
-// newestBuild returns the most recent build with the status ("" = any).
+// newestBuild returns the most recent build with the status ("" = any),
+// judged by its timestamps (created, then last updated): the API promises no
+// order of builds, within a page or across pages.
 func newestBuild(builds []templateBuildRecord, status string) *templateBuildRecord {
 	var best *templateBuildRecord
 	for i := range builds {
@@ -159,11 +161,29 @@ func newestBuild(builds []templateBuildRecord, status string) *templateBuildReco
 		if status != "" && b.Status != status {
 			continue
 		}
-		if best == nil || b.CreatedAt.After(best.CreatedAt) {
+		if best == nil || b.CreatedAt.After(best.CreatedAt) ||
+			(b.CreatedAt.Equal(best.CreatedAt) && b.UpdatedAt.After(best.UpdatedAt)) {
 			best = b
 		}
 	}
 	return best
+}
+
+// read returns a template with all its builds. GET /templates/{id} pages
+// its builds, so every page is read: the newest ready build may be on any
+// of them. The template's own fields come from the first page.
+func (t *templates) read(ctx context.Context, id string) (templateWithBuilds, error) {
+	var w templateWithBuilds
+	first := true
+	err := readPages(ctx, t.p, "/templates/"+pathID(id), nil, func(page templateWithBuilds) int {
+		if first {
+			w, first = page, false
+		} else {
+			w.Builds = append(w.Builds, page.Builds...)
+		}
+		return len(page.Builds)
+	})
+	return w, err
 }
 
 // findByName returns the template named name, or nil.
@@ -218,8 +238,8 @@ func (t *templates) follow(ctx context.Context, name, templateID, buildID string
 
 // Get implements platform.TemplateService.
 func (t *templates) Get(ctx context.Context, id string) (*platform.Template, error) {
-	var w templateWithBuilds
-	if _, err := t.p.do(ctx, "GET", "/templates/"+pathID(id), nil, nil, &w); err != nil {
+	w, err := t.read(ctx, id)
+	if err != nil {
 		return nil, notFound(err, "template", id)
 	}
 	return templateFromBuilds(w), nil
