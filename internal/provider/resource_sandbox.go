@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -260,27 +261,23 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	importing, diags := req.Private.GetKey(ctx, privateKeyImporting)
-	resp.Diagnostics.Append(diags...)
+	importing := readAfterImport(ctx, req, resp)
 
-	sb, err := r.platform.Sandboxes().Get(ctx, state.ID.ValueString())
-	if platform.IsNotFound(err) {
-		addGoneOrExpiredWarning(&resp.Diagnostics, "sandbox", state.ID.ValueString(), r.platform.Name(),
-			sandboxRetentionOf(state), r.retention.now())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addPlatformError(&resp.Diagnostics, "read", "sandbox", state.ID.ValueString(), err)
+	id := state.ID.ValueString()
+	sb, ok := readOrForget(ctx, resp, "sandbox", id, r.platform.Sandboxes().Get,
+		func(diags *diag.Diagnostics) {
+			addGoneOrExpiredWarning(diags, "sandbox", id, r.platform.Name(), sandboxRetentionOf(state), r.retention.now())
+		})
+	if !ok {
 		return
 	}
 	prevStatus, prevSince := state.Status, state.StatusSince
 	sb = sandboxAsRecorded(r.platform.Capabilities(), state, sb)
-	sandboxRefresh(&state, sb, len(importing) > 0)
+	sandboxRefresh(&state, sb, importing)
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-	if len(importing) > 0 {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, nil)...)
+	if importing {
+		endImport(ctx, resp)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -236,15 +237,12 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	snap, err := r.platform.Snapshots().Get(ctx, state.ID.ValueString())
-	if platform.IsNotFound(err) {
-		addGoneOrExpiredWarning(&resp.Diagnostics, "snapshot", state.ID.ValueString(), r.platform.Name(),
-			snapshotRetentionOf(state), r.retention.now())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addPlatformError(&resp.Diagnostics, "read", "snapshot", state.ID.ValueString(), err)
+	id := state.ID.ValueString()
+	snap, ok := readOrForget(ctx, resp, "snapshot", id, r.platform.Snapshots().Get,
+		func(diags *diag.Diagnostics) {
+			addGoneOrExpiredWarning(diags, "snapshot", id, r.platform.Name(), snapshotRetentionOf(state), r.retention.now())
+		})
+	if !ok {
 		return
 	}
 	state.applySnapshot(r.platform.Capabilities(), snap)

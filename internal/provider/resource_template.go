@@ -236,14 +236,10 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tpl, err := r.platform.Templates().Get(ctx, state.ID.ValueString())
-	if platform.IsNotFound(err) {
-		addGoneWarning(&resp.Diagnostics, "template", state.ID.ValueString())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addPlatformError(&resp.Diagnostics, "read", "template", state.ID.ValueString(), err)
+	id := state.ID.ValueString()
+	tpl, ok := readOrForget(ctx, resp, "template", id, r.platform.Templates().Get,
+		func(diags *diag.Diagnostics) { addGoneWarning(diags, "template", id) })
+	if !ok {
 		return
 	}
 	state.applyRead(tpl)

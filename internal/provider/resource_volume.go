@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -154,23 +155,18 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	importing, diags := req.Private.GetKey(ctx, privateKeyImporting)
-	resp.Diagnostics.Append(diags...)
+	importing := readAfterImport(ctx, req, resp)
 
-	v, err := r.platform.Volumes().Get(ctx, state.ID.ValueString())
-	if platform.IsNotFound(err) {
-		addGoneWarning(&resp.Diagnostics, "volume", state.ID.ValueString())
-		resp.State.RemoveResource(ctx)
+	id := state.ID.ValueString()
+	v, ok := readOrForget(ctx, resp, "volume", id, r.platform.Volumes().Get,
+		func(diags *diag.Diagnostics) { addGoneWarning(diags, "volume", id) })
+	if !ok {
 		return
 	}
-	if err != nil {
-		addPlatformError(&resp.Diagnostics, "read", "volume", state.ID.ValueString(), err)
-		return
-	}
-	volumeRefresh(&state, v, len(importing) > 0)
+	volumeRefresh(&state, v, importing)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-	if len(importing) > 0 {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, nil)...)
+	if importing {
+		endImport(ctx, resp)
 	}
 }
 
