@@ -25,8 +25,11 @@ var (
 )
 
 // SpecPath is where the fake reads the spec: $SBX_SPECS_DIR/e2b-openapi.yml when
-// that is set, else <repo>/../shared/specs/e2b-openapi.yml, found from this
-// source file so tests work from any working directory.
+// that is set, else the project's shared copy <repo>/../shared/specs/e2b-openapi.yml
+// (found from this source file so tests work from any working directory).
+// A clone checked out without ../shared falls back to testdata/e2b-openapi.yml,
+// a byte-identical copy whose checksum TestSpecCopyIsTheOfficialFile pins to
+// the one recorded for the official file, so it can never drift from it.
 func SpecPath() string {
 	if dir := os.Getenv("SBX_SPECS_DIR"); dir != "" {
 		return filepath.Join(dir, SpecFile)
@@ -36,9 +39,17 @@ func SpecPath() string {
 		return filepath.Join("..", "shared", "specs", SpecFile)
 	}
 	// file is <repo>/internal/platform/e2b/e2bfake/spec.go.
-	repo := filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
-	return filepath.Join(repo, "..", "shared", "specs", SpecFile)
+	here := filepath.Dir(file)
+	shared := filepath.Join(here, "..", "..", "..", "..", "..", "shared", "specs", SpecFile)
+	if _, err := os.Stat(shared); err == nil {
+		return shared
+	}
+	return filepath.Join(here, "testdata", SpecFile)
 }
+
+// specSHA256 is the checksum of the official e2b-dev/infra spec/openapi.yml
+// the fake validates against (recorded in shared/specs/README.md).
+const specSHA256 = "02786df8a1b125d2c8247a5ba21f74e528ec72122a3a2b5b79f6073036b6338b"
 
 func specRoutes() (routers.Router, error) {
 	specOnce.Do(func() {
