@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // The sandbox lifecycle attributes, in the order errors report them.
@@ -41,7 +39,7 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 			MarkdownDescription: desc + " A positive duration such as `1h`, `90m` or `7d`. Changed in place where the " +
 				"platform can (Docker), else the sandbox is replaced." + sandboxNotEnforcedNote,
 			Optional:   true,
-			Validators: []validator.String{sandboxDurationValidator{}},
+			Validators: []validator.String{positiveDurationValidator{}},
 		}
 	}
 	actions := []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}
@@ -71,11 +69,11 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 // the platform is asked for. Values were validated at plan time.
 func sandboxLifecycleFromModel(m sandboxModel) platform.Lifecycle {
 	return platform.Lifecycle{
-		Timeout:          sandboxDuration(m.Timeout),
+		Timeout:          durationFromTF(m.Timeout),
 		OnTimeout:        platform.OnTimeoutAction(m.OnTimeout.ValueString()),
-		IdleTimeout:      sandboxDuration(m.IdleTimeout),
-		AutoArchiveAfter: sandboxDuration(m.AutoArchiveAfter),
-		AutoDeleteAfter:  sandboxDuration(m.AutoDeleteAfter),
+		IdleTimeout:      durationFromTF(m.IdleTimeout),
+		AutoArchiveAfter: durationFromTF(m.AutoArchiveAfter),
+		AutoDeleteAfter:  durationFromTF(m.AutoDeleteAfter),
 	}
 }
 
@@ -93,19 +91,6 @@ func sandboxLifecycleToModel(m *sandboxModel, lc platform.Lifecycle) {
 	m.IdleTimeout = str(lc.IdleTimeout)
 	m.AutoArchiveAfter = str(lc.AutoArchiveAfter)
 	m.AutoDeleteAfter = str(lc.AutoDeleteAfter)
-}
-
-// sandboxDuration parses a validated duration attribute; null, unknown or
-// invalid is 0 (unset).
-func sandboxDuration(v types.String) time.Duration {
-	if v.IsNull() || v.IsUnknown() {
-		return 0
-	}
-	d, err := retention.ParseDuration(v.ValueString())
-	if err != nil || d < 0 {
-		return 0
-	}
-	return d
 }
 
 // sandboxLifecycleChanged reports whether any lifecycle setting differs.
@@ -185,41 +170,9 @@ func sandboxCheckMax(diags *diag.Diagnostics, p path.Path, v types.String, maxD 
 	if maxD <= 0 || v.IsNull() || v.IsUnknown() {
 		return
 	}
-	if d := sandboxDuration(v); d > maxD {
+	if d := durationFromTF(v); d > maxD {
 		diags.AddAttributeError(p, fmt.Sprintf("%s above the platform maximum", p),
 			fmt.Sprintf("%s = %s is above the maximum of %s on %s. Set %s to %s or less.",
 				p, strconv.Quote(v.ValueString()), retentionHumanDuration(maxD), platformName, p, retentionHumanDuration(maxD)))
-	}
-}
-
-// sandboxDurationValidator accepts a positive duration ("1h", "90m", "7d").
-type sandboxDurationValidator struct{}
-
-var _ validator.String = sandboxDurationValidator{}
-
-func (sandboxDurationValidator) Description(_ context.Context) string {
-	return "a positive duration such as 1h, 90m or 7d"
-}
-
-func (v sandboxDurationValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v sandboxDurationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	d, err := retention.ParseDuration(s)
-	problem := ""
-	switch {
-	case err != nil:
-		problem = "not a duration"
-	case d <= 0:
-		problem = "must be positive"
-	}
-	if problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%s = %s: %s; use %s.", req.Path, strconv.Quote(s), problem, v.Description(ctx)))
 	}
 }

@@ -87,17 +87,22 @@ func TestSandboxCheckLifecycle(t *testing.T) {
 	}
 }
 
-func TestSandboxDurationValidator(t *testing.T) {
+// TestPositiveDurationValidator covers every duration attribute (sandbox
+// timeout & co., snapshot ttl): one parser, days allowed.
+func TestPositiveDurationValidator(t *testing.T) {
 	tests := []struct{ value, want string }{
-		{"1h", ""}, {"90m", ""}, {"7d", ""}, {"1d12h", ""},
+		{"1h", ""}, {"90m", ""}, {"7d", ""}, {"1d12h", ""}, {"72h", ""}, {"1h30m", ""}, {"1s", ""}, {"3d", ""},
 		{"0s", `timeout = "0s": must be positive; use a positive duration such as 1h, 90m or 7d.`},
+		{"0", `timeout = "0": must be positive`},
 		{"-1h", `timeout = "-1h": must be positive`},
 		{"an hour", `timeout = "an hour": not a duration`},
+		{"soon", `timeout = "soon": not a duration`},
+		{"", `timeout = "": not a duration`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
 			var resp validator.StringResponse
-			sandboxDurationValidator{}.ValidateString(context.Background(),
+			positiveDurationValidator{}.ValidateString(context.Background(),
 				validator.StringRequest{Path: pathSandboxTimeout, ConfigValue: types.StringValue(tt.value)}, &resp)
 			if tt.want == "" {
 				if resp.Diagnostics.HasError() {

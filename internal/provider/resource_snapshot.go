@@ -149,11 +149,11 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			},
 			"ttl": schema.StringAttribute{
 				MarkdownDescription: "How long the platform keeps the snapshot before deleting it, as a positive " +
-					"Go duration such as `72h`. Only on platforms with snapshot expiry (not Docker: there it " +
+					"duration such as `72h` or `30d`. Only on platforms with snapshot expiry (not Docker: there it " +
 					"is a plan-time error, and snapshots live until destroyed). Changing it replaces the snapshot.",
 				Optional:      true,
 				PlanModifiers: replaceString,
-				Validators:    []validator.String{snapshotTTLValidator{}},
+				Validators:    []validator.String{positiveDurationValidator{}},
 			},
 			"labels": schema.MapAttribute{
 				MarkdownDescription: labelsDescription("snapshot") + " Snapshots are immutable: changing labels replaces the snapshot.",
@@ -212,7 +212,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	if ttl := plan.TTL.ValueString(); ttl != "" {
 		// Already validated; parse again only to hand the platform a duration.
-		spec.TTL = sandboxDuration(plan.TTL)
+		spec.TTL = durationFromTF(plan.TTL)
 	}
 	if resp.Diagnostics.HasError() {
 		return

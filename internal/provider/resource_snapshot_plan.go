@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -12,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -139,41 +136,6 @@ func snapshotPlannedKind(plan snapshotModel) types.String {
 	default:
 		return types.StringValue(string(platform.SnapshotFilesystem))
 	}
-}
-
-// snapshotTTLValidator accepts a positive Go duration ("72h", "90m").
-type snapshotTTLValidator struct{}
-
-var _ validator.String = snapshotTTLValidator{}
-
-func (snapshotTTLValidator) Description(_ context.Context) string {
-	return "a positive Go duration such as 72h or 90m"
-}
-
-func (v snapshotTTLValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v snapshotTTLValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if problem := snapshotTTLProblem(req.ConfigValue.ValueString()); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid snapshot ttl",
-			fmt.Sprintf("%s = %s: %s; use %s.", req.Path, strconv.Quote(req.ConfigValue.ValueString()), problem, v.Description(ctx)))
-	}
-}
-
-// snapshotTTLProblem says what is wrong with a ttl, or "" when it is valid.
-func snapshotTTLProblem(s string) string {
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		return "not a duration"
-	case d <= 0:
-		return "must be positive"
-	}
-	return ""
 }
 
 // snapshotSourceChanged replaces the snapshot when its source changes. A

@@ -19,7 +19,7 @@ func snapshotDeadline(m snapshotModel, platformName string, reportedExpiry time.
 		Kind:              retention.Snapshot,
 		State:             m.Kind.ValueString(),
 		CreatedAt:         retentionParseTime(m.CreatedAt),
-		TTL:               sandboxDuration(m.TTL),
+		TTL:               durationFromTF(m.TTL),
 		PlatformExpiresAt: reportedExpiry,
 	}
 	d, ok := rs.policy.Deadline(obj, now)

@@ -215,7 +215,7 @@ func TestAccSnapshot_validation(t *testing.T) {
 		{"ttl on docker", `sandbox_id = "box"
   ttl = "72h"`, `ttl = "72h" is not supported on docker`},
 		{"ttl not a duration", `sandbox_id = "box"
-  ttl = "3d"`, `ttl = "3d": not a duration`},
+  ttl = "soon"`, `ttl = "soon": not a duration`},
 		{"ttl not positive", `sandbox_id = "box"
   ttl = "-1h"`, `ttl = "-1h": must be positive`},
 		{"both sources", `sandbox_id = "box"

@@ -19,31 +19,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-func TestSnapshotTTLProblem(t *testing.T) {
-	cases := []struct {
-		in    string
-		valid bool
-	}{
-		{"72h", true},
-		{"90m", true},
-		{"1h30m", true},
-		{"1s", true},
-		{"0s", false},
-		{"0", false},
-		{"-1h", false},
-		{"3d", false}, // Go durations have no days
-		{"", false},
-		{"soon", false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			if got := snapshotTTLProblem(tc.in); (got == "") != tc.valid {
-				t.Fatalf("snapshotTTLProblem(%q) = %q, want valid=%v", tc.in, got, tc.valid)
-			}
-		})
-	}
-}
-
 func TestSnapshotCheckCapabilities(t *testing.T) {
 	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true, SnapshotDelete: true, SnapshotLabels: true}
 	memoryOnly := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true, SnapshotTTL: true}
