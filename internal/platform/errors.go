@@ -55,3 +55,37 @@ func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // IsNotFound reports whether err means the object does not exist.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// NotOwnedError says an object already exists under the name a create asked
+// for, and this create did not make it: another Terraform state manages it,
+// someone made it by hand, or it is left from an apply that was killed.
+// Adopting it would let two resources share one object, and the destroy of
+// either delete the other's data, so the create fails instead.
+type NotOwnedError struct {
+	Kind string // "sandbox", "volume", "template", "snapshot"
+	Name string
+	// ID is what `terraform import` takes to bring the object under this
+	// resource; empty where the object cannot be imported as this kind.
+	ID string
+	// Detail says more about the object found, e.g. "made by hand (no sbx labels)".
+	Detail string
+}
+
+func (e *NotOwnedError) Error() string {
+	msg := fmt.Sprintf("a %s named %q already exists and this create did not make it", e.Kind, e.Name)
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	msg += "; the provider never takes over an object by name, because two resources sharing one object " +
+		"would delete each other's data on destroy."
+	if e.ID != "" {
+		msg += fmt.Sprintf(" To manage it with this resource, import it (terraform import <this resource's address> %s, "+
+			"or an import block with id = %q); otherwise choose another name, or remove the object.", e.ID, e.ID)
+	} else {
+		msg += " Choose another name, or remove the object."
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *NotOwnedError) Is(target error) bool { return target == ErrConflict }

@@ -33,7 +33,11 @@ const (
 
 // TemplateSpec is what the user asked a template to be.
 type TemplateSpec struct {
-	Name string
+	// Marks are this create's provenance labels (owner, create token); the
+	// platform puts them on what it makes and adopts an existing object of
+	// the name only when it carries this token.
+	Marks Marks
+	Name  string
 	// Dockerfile is the Dockerfile's content; exactly one of Dockerfile and Image is set.
 	Dockerfile string
 	// ContextDir is a local directory holding the files COPY and ADD read.
@@ -70,6 +74,10 @@ type TemplateFilter struct {
 
 // VolumeSpec is what the user asked a volume to be.
 type VolumeSpec struct {
+	// Marks are this create's provenance labels (owner, create token); the
+	// platform puts them on what it makes and adopts an existing object of
+	// the name only when it carries this token.
+	Marks          Marks
 	Name           string
 	SizeGB         int64
 	Region         string
@@ -108,6 +116,10 @@ type VolumeMount struct {
 
 // SandboxSpec is what the user asked a sandbox to be.
 type SandboxSpec struct {
+	// Marks are this create's provenance labels (owner, create token); the
+	// platform puts them on what it makes and adopts an existing object of
+	// the name only when it carries this token.
+	Marks Marks
 	// Name is optional; platforms that name boxes use it, and it lets an
 	// interrupted create be found again.
 	Name string
@@ -185,6 +197,10 @@ type SandboxFilter struct {
 
 // SnapshotSpec is what the user asked a snapshot to be.
 type SnapshotSpec struct {
+	// Marks are this create's provenance labels (owner, create token); the
+	// platform puts them on what it makes and adopts an existing object of
+	// the name only when it carries this token.
+	Marks Marks
 	// Exactly one of SandboxID and VolumeID is set.
 	SandboxID     string
 	VolumeID      string

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -51,6 +52,7 @@ type providerModel struct {
 	E2B        *e2bBlockModel    `tfsdk:"e2b"`
 	Retention  types.Object      `tfsdk:"retention"`
 	MaxRetries types.Int64       `tfsdk:"max_retries"`
+	Owner      types.String      `tfsdk:"owner"`
 }
 
 // dockerBlockModel is the docker {} block.
@@ -84,6 +86,16 @@ func (p *sbxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"retention": retentionBlock(),
 		},
 		Attributes: map[string]schema.Attribute{
+			"owner": schema.StringAttribute{
+				MarkdownDescription: "Marks every object this provider configuration creates as owned by this value " +
+					"(the `" + platform.LabelOwner + "` label), e.g. the name of the team, repository or pipeline whose state " +
+					"manages it. `terraform-provider-sbx orphans --owner <value>` then lists (and with `--delete` removes) " +
+					"the objects of that owner that no state file holds, such as the boxes of an apply that was killed. " +
+					"Optional; without it objects carry no owner and `orphans` considers every object the provider made. " +
+					"1 to 63 letters, digits, `.`, `_` or `-`, starting with a letter or digit. Changing it marks new objects only.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.RegexMatches(ownerPattern, "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit")},
+			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How often a failed API request is retried (REST platforms): a 429 for any request, " +
 					"a 5xx or lost connection only for requests safe to repeat. Default " + strconv.Itoa(rest.DefaultMaxRetries) + "; 0 disables retries. " +
@@ -111,7 +123,7 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{platform: plat, retention: ret}
+	data := &providerData{platform: plat, retention: ret, owner: cfg.Owner.ValueString(), names: newNameRegistry()}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,6 +16,32 @@ var pathDockerHost = path.Root("docker").AtName("host")
 type providerData struct {
 	platform  platform.Platform
 	retention retentionSettings
+	// owner is the provider block's owner, put on every object created.
+	owner string
+	// names holds the names planned in this run, so two resources of one
+	// configuration asking for the same object are found at plan time.
+	names *nameRegistry
+}
+
+// ownerPattern is what the provider block's owner may be: a value every
+// platform's labels or metadata accept.
+var ownerPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+
+// ownerFrom extracts the configured owner ("" when none or unconfigured).
+func ownerFrom(providerDataValue any) string {
+	if data, ok := providerDataValue.(*providerData); ok {
+		return data.owner
+	}
+	return ""
+}
+
+// namesFrom extracts the run's name registry (nil when unconfigured; a nil
+// registry checks nothing).
+func namesFrom(providerDataValue any) *nameRegistry {
+	if data, ok := providerDataValue.(*providerData); ok {
+		return data.names
+	}
+	return nil
 }
 
 // platformFrom extracts the configured platform from ProviderData. It

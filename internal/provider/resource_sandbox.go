@@ -51,7 +51,10 @@ const privateKeyImporting = "importing"
 
 // sandboxResource is sbx_sandbox: one box on the configured platform.
 type sandboxResource struct {
-	platform  platform.Platform
+	platform platform.Platform
+	// owner and names come from the provider block and the run (see providerData).
+	owner     string
+	names     *nameRegistry
 	retention retentionSettings
 }
 
@@ -218,6 +221,8 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 
 func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	r.owner = ownerFrom(req.ProviderData)
+	r.names = namesFrom(req.ProviderData)
 	r.retention = retentionFrom(req.ProviderData)
 }
 
@@ -242,6 +247,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	spec.Marks = platform.NewMarks(r.owner)
 	sb, err := r.platform.Sandboxes().Create(ctx, spec)
 	if sb != nil {
 		// Save the box even when the create failed half-way: Terraform then

@@ -38,7 +38,10 @@ var (
 
 // snapshotResource is sbx_snapshot: an immutable checkpoint of a sandbox or a volume.
 type snapshotResource struct {
-	platform  platform.Platform
+	platform platform.Platform
+	// owner and names come from the provider block and the run (see providerData).
+	owner     string
+	names     *nameRegistry
 	retention retentionSettings
 }
 
@@ -186,6 +189,8 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 
 func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	r.owner = ownerFrom(req.ProviderData)
+	r.names = namesFrom(req.ProviderData)
 	r.retention = retentionFrom(req.ProviderData)
 }
 
@@ -218,6 +223,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 
+	spec.Marks = platform.NewMarks(r.owner)
 	snap, err := r.platform.Snapshots().Create(ctx, spec)
 	if snap != nil {
 		// Save the snapshot as soon as it exists, even if something after

@@ -39,6 +39,9 @@ var (
 // templateResource is sbx_template: an image sandboxes start from.
 type templateResource struct {
 	platform platform.Platform
+	// owner and names come from the provider block and the run (see providerData).
+	owner string
+	names *nameRegistry
 }
 
 // NewTemplateResource returns the sbx_template resource.
@@ -201,6 +204,8 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 
 func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	r.owner = ownerFrom(req.ProviderData)
+	r.names = namesFrom(req.ProviderData)
 }
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -221,6 +226,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	spec.Marks = platform.NewMarks(r.owner)
 	tpl, err := r.platform.Templates().Create(ctx, spec)
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "build", "template", spec.Name, err)
@@ -271,6 +277,9 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// A rebuild is a new image on some platforms (Docker): it carries the
+	// owner like a first build, and a token of its own.
+	spec.Marks = platform.NewMarks(r.owner)
 	tpl, err := r.platform.Templates().Rebuild(ctx, state.ID.ValueString(), spec)
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "rebuild", "template", state.ID.ValueString(), err)

@@ -43,6 +43,9 @@ var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 // volumeResource is sbx_volume: a persistent volume on the configured platform.
 type volumeResource struct {
 	platform platform.Platform
+	// owner and names come from the provider block and the run (see providerData).
+	owner string
+	names *nameRegistry
 }
 
 // NewVolumeResource returns the sbx_volume resource.
@@ -115,6 +118,8 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 
 func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
+	r.owner = ownerFrom(req.ProviderData)
+	r.names = namesFrom(req.ProviderData)
 }
 
 func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -138,6 +143,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	spec.Marks = platform.NewMarks(r.owner)
 	v, err := r.platform.Volumes().Create(ctx, spec)
 	if v != nil {
 		// A volume that exists despite the error is saved, so Terraform

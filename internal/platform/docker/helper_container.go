@@ -8,6 +8,8 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/client"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // helperCleanupTimeout bounds the removal of a helper container, which runs
@@ -39,7 +41,7 @@ func helperMount(volumeName, target string, readOnly bool) mount.Mount {
 // forVolume is recorded on the container so leftovers can be traced.
 // imageRef is the helper image unless a snapshot image is being read.
 func withHelperContainer(ctx context.Context, api *client.Client, imageRef, forVolume string, mounts []mount.Mount, fn func(id string) error) error {
-	labels := managedLabels(kindHelperContainer, "", nil)
+	labels := managedLabels(kindHelperContainer, "", platform.Marks{}, nil)
 	if forVolume != "" {
 		labels[labelVolumeID] = forVolume
 	}

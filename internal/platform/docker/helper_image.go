@@ -13,6 +13,8 @@ import (
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/client"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // helperImageRef is the image helper containers are created from. It holds a
@@ -93,7 +95,7 @@ func helperImageArchive(ref, os, arch string) (*bytes.Buffer, string, error) {
 		"created":      epoch,
 		"config": map[string]any{
 			"Cmd":    []string{"/" + helperMarkerFile},
-			"Labels": managedLabels(kindHelper, ref, nil),
+			"Labels": managedLabels(kindHelper, ref, platform.Marks{}, nil),
 		},
 		"rootfs":  map[string]any{"type": "layers", "diff_ids": []string{"sha256:" + diffHex}},
 		"history": []map[string]any{{"created": epoch, "comment": "sbx helper: one empty file, never run"}},

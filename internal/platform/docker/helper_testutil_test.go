@@ -160,7 +160,7 @@ func helperTestMountingContainer(t *testing.T, api *client.Client, vol string) s
 		t.Fatal(err)
 	}
 	c, err := api.ContainerCreate(ctx,
-		&container.Config{Image: helperImageRef, Labels: managedLabels(kindSandbox, helperTestName("sbx"), nil)},
+		&container.Config{Image: helperImageRef, Labels: managedLabels(kindSandbox, helperTestName("sbx"), platform.Marks{}, nil)},
 		&container.HostConfig{Mounts: []mount.Mount{helperMount(vol, "/data", false)}}, nil, nil, "")
 	if err != nil {
 		t.Fatal(err)

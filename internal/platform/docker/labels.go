@@ -31,10 +31,14 @@ const (
 )
 
 // managedLabels is the user's labels plus the labels that mark an object as
-// made by the provider, of a kind, under a name.
-func managedLabels(kind, name string, user map[string]string) map[string]string {
-	out := make(map[string]string, len(user)+3)
+// made by the provider, of a kind, under a name, by the create holding marks
+// (owner and create token; see platform.Marks). The marks are always set,
+// even to "", so an image or container never keeps the marks of the object
+// it was derived from.
+func managedLabels(kind, name string, marks platform.Marks, user map[string]string) map[string]string {
+	out := make(map[string]string, len(user)+5)
 	maps.Copy(out, user)
+	maps.Copy(out, marks.Labels())
 	out[platform.LabelManaged] = "true"
 	out[platform.LabelKind] = kind
 	if name != "" {

@@ -140,7 +140,7 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 		return nil, nil, fmt.Errorf("%s %q: ready_cmd: %w", kind, ref, err)
 	}
 
-	labels := managedLabels(kindSandbox, name, spec.Labels)
+	labels := managedLabels(kindSandbox, name, spec.Marks, spec.Labels)
 	// Set even when empty, so nothing is inherited from a snapshot image
 	// (whose labels are those of the box it was taken from).
 	labels[labelTemplateID] = spec.TemplateID

@@ -169,7 +169,7 @@ func TestSandboxUserLabelsOf(t *testing.T) {
 	}
 	// Round trip: what withUserLabelKeys records, userLabelsOf reads back.
 	user := map[string]string{"b": "2", "a": "1"}
-	all := withUserLabelKeys(managedLabels(kindSandbox, "box", user), user)
+	all := withUserLabelKeys(managedLabels(kindSandbox, "box", platform.Marks{}, user), user)
 	all["inherited"] = "yes"
 	if got := userLabelsOf(all); !reflect.DeepEqual(got, user) {
 		t.Errorf("round trip = %v, want %v", got, user)

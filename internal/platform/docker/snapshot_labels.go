@@ -25,8 +25,8 @@ const (
 // labels, the source, and the user labels both as labels and as JSON.
 // Every reserved key is set, even to "", so a value inherited from the
 // committed container never shows through.
-func snapshotLabels(kind, name, sandboxID, volumeID, parentID string, user map[string]string) map[string]string {
-	out := managedLabels(kind, name, user)
+func snapshotLabels(kind, name, sandboxID, volumeID, parentID string, marks platform.Marks, user map[string]string) map[string]string {
+	out := managedLabels(kind, name, marks, user)
 	out[platform.LabelName] = name
 	out[labelSandboxID] = sandboxID
 	out[labelVolumeID] = volumeID

@@ -25,7 +25,7 @@ func commitSandbox(ctx context.Context, api *client.Client, spec platform.Snapsh
 	}
 	// The engine merges the container's labels under the ones given here,
 	// so every key the snapshot owns is given explicitly.
-	labels := snapshotLabels(kindSnapshot, spec.Name, ctr.ID, "", parent, spec.Labels)
+	labels := snapshotLabels(kindSnapshot, spec.Name, ctr.ID, "", parent, spec.Marks, spec.Labels)
 	env, err := scrubbedEnv(ctx, api, ctr)
 	if err != nil {
 		return "", err

@@ -25,7 +25,7 @@ func TestSnapshotOfSandboxLineage(t *testing.T) {
 	img := snapshotTestAgentImage(t, api)
 	run := randomHex(4)
 
-	srcLabels := managedLabels(kindSandbox, "box-a-"+run, map[string]string{"team": "sandbox-label"})
+	srcLabels := managedLabels(kindSandbox, "box-a-"+run, platform.Marks{}, map[string]string{"team": "sandbox-label"})
 	srcLabels[labelTemplateID] = img
 	a := snapshotTestContainer(t, api, img, srcLabels, []string{"AGENT_FILES=/work/a.txt=alpha", "AGENT_INTERVAL=1h"}, true)
 	snapshotTestWaitFile(t, api, a, "/work/a.txt", "alpha")
@@ -56,7 +56,7 @@ func TestSnapshotOfSandboxLineage(t *testing.T) {
 	}
 
 	// B: a box restored from S1 writes another file and is paused; S2 of it.
-	bLabels := managedLabels(kindSandbox, "box-b-"+run, nil)
+	bLabels := managedLabels(kindSandbox, "box-b-"+run, platform.Marks{}, nil)
 	bLabels[labelFromSnapshotID] = s1.ID
 	b := snapshotTestContainer(t, api, s1.ID, bLabels, []string{"AGENT_FILES=/work/b.txt=beta", "AGENT_INTERVAL=1h"}, true)
 	snapshotTestWaitFile(t, api, b, "/work/b.txt", "beta")
@@ -76,7 +76,7 @@ func TestSnapshotOfSandboxLineage(t *testing.T) {
 	}
 
 	// C: a new box from S2 (never started) holds both files.
-	c := snapshotTestContainer(t, api, s2.ID, managedLabels(kindSandbox, "box-c-"+run, nil), nil, false)
+	c := snapshotTestContainer(t, api, s2.ID, managedLabels(kindSandbox, "box-c-"+run, platform.Marks{}, nil), nil, false)
 	for path, want := range map[string]string{"/work/a.txt": "alpha", "/work/b.txt": "beta"} {
 		if got, ok := snapshotTestReadFile(t, api, c, path); !ok || got != want {
 			t.Errorf("%s in a box from the snapshot = %q (exists %v), want %q", path, got, ok, want)
@@ -224,7 +224,7 @@ func TestSortAndMatchSnapshots(t *testing.T) {
 }
 
 func TestSnapshotUserLabels(t *testing.T) {
-	withJSON := snapshotLabels(kindSnapshot, "n", "s", "", "", map[string]string{"a": "1"})
+	withJSON := snapshotLabels(kindSnapshot, "n", "s", "", "", platform.Marks{}, map[string]string{"a": "1"})
 	withJSON["inherited"] = "from the sandbox"
 	if got := snapshotUserLabels(withJSON); !maps.Equal(got, map[string]string{"a": "1"}) {
 		t.Errorf("with the JSON label: %v", got)
@@ -232,7 +232,7 @@ func TestSnapshotUserLabels(t *testing.T) {
 	if got := snapshotUserLabels(map[string]string{"a": "1", platform.LabelKind: kindSnapshot}); !maps.Equal(got, map[string]string{"a": "1"}) {
 		t.Errorf("without the JSON label: %v", got)
 	}
-	if got := snapshotUserLabels(snapshotLabels(kindSnapshot, "", "", "", "", nil)); got == nil || len(got) != 0 {
+	if got := snapshotUserLabels(snapshotLabels(kindSnapshot, "", "", "", "", platform.Marks{}, nil)); got == nil || len(got) != 0 {
 		t.Errorf("no user labels: %v", got)
 	}
 }

@@ -53,7 +53,7 @@ func volumeSnapshotChanges(spec platform.SnapshotSpec) ([]string, error) {
 	if err := checkLabelForChange(platform.LabelName, spec.Name); err != nil {
 		return nil, fmt.Errorf("snapshot name: %w", err)
 	}
-	labels := snapshotLabels(kindVolumeSnapshot, spec.Name, "", spec.VolumeID, "", spec.Labels)
+	labels := snapshotLabels(kindVolumeSnapshot, spec.Name, "", spec.VolumeID, "", spec.Marks, spec.Labels)
 	keys := make([]string, 0, len(labels))
 	for k := range labels {
 		keys = append(keys, k)

@@ -230,7 +230,7 @@ func checkTemplateSpec(spec platform.TemplateSpec) error {
 // Every key is set, even to "", so nothing is inherited from a base image
 // that is itself a template.
 func templateLabels(spec platform.TemplateSpec) map[string]string {
-	labels := managedLabels(kindTemplate, spec.Name, spec.Labels)
+	labels := managedLabels(kindTemplate, spec.Name, spec.Marks, spec.Labels)
 	labels[labelStartCmd] = spec.StartCmd
 	labels[labelReadyCmd] = spec.ReadyCmd
 	labels[labelCPUCount] = formatInt(spec.CPUCount)

@@ -105,7 +105,7 @@ func TestVolumeRestoreFailureRemovesVolume(t *testing.T) {
 		t.Fatal(err)
 	}
 	var changes []string
-	for k, v := range snapshotLabels(kindVolumeSnapshot, "broken", "", "nowhere", "", nil) {
+	for k, v := range snapshotLabels(kindVolumeSnapshot, "broken", "", "nowhere", "", platform.Marks{}, nil) {
 		changes = append(changes, labelChange(k, v))
 	}
 	id, err := importImage(ctx, vols.api, layer, volumeSnapshotRepo+":broken-"+randomHex(4), changes)

@@ -65,7 +65,7 @@ func (s *volumes) SetLabels(ctx context.Context, id string, labels map[string]st
 func relabelVolume(ctx context.Context, api *client.Client, v volume.Volume, userLabels map[string]string) error {
 	name := v.Name
 	tmp := name + "-sbx-relabel-" + randomHex(6)
-	tmpLabels := managedLabels(kindVolumeRelabel, "", nil)
+	tmpLabels := managedLabels(kindVolumeRelabel, "", platform.Marks{}, nil)
 	tmpLabels[labelVolumeID] = name
 	if _, err := api.VolumeCreate(ctx, volume.CreateOptions{Name: tmp, Driver: v.Driver, DriverOpts: nil, Labels: tmpLabels}); err != nil {
 		return fmt.Errorf("volume %q: creating a temporary volume to change its labels: %w", name, err)

@@ -12,7 +12,7 @@ import (
 )
 
 func TestMountersOf(t *testing.T) {
-	helperLabels := managedLabels(kindHelperContainer, "", nil)
+	helperLabels := managedLabels(kindHelperContainer, "", platform.Marks{}, nil)
 	list := []container.Summary{
 		{ID: "c2", Mounts: []container.MountPoint{{Type: "volume", Name: "data"}, {Type: "bind", Name: "", Source: "/host"}}},
 		{ID: "c1", Mounts: []container.MountPoint{{Type: "volume", Name: "data"}, {Type: "volume", Name: "cache"}}},
@@ -35,7 +35,7 @@ func TestMountersOf(t *testing.T) {
 }
 
 func TestToVolume(t *testing.T) {
-	labels := managedLabels(kindVolume, "data", map[string]string{"team": "a"})
+	labels := managedLabels(kindVolume, "data", platform.Marks{}, map[string]string{"team": "a"})
 	labels[labelFromSnapshotID] = "sha256:abc"
 	for _, tc := range []struct {
 		name  string

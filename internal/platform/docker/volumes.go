@@ -47,7 +47,7 @@ func (s *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 			return nil, err
 		}
 	}
-	labels := managedLabels(kindVolume, spec.Name, spec.Labels)
+	labels := managedLabels(kindVolume, spec.Name, spec.Marks, spec.Labels)
 	if spec.FromSnapshotID != "" {
 		labels[labelFromSnapshotID] = spec.FromSnapshotID
 	}

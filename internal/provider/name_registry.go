@@ -1,0 +1,75 @@
+package provider
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// nameRegistry finds, at plan time, two resources of one configuration that
+// ask for the same named object: two sbx_volume with one name would both
+// "create" it and share it, and the destroy of either would delete the
+// other's data. Terraform plans each resource instance on its own, so the
+// provider keeps what every instance planned in this run (one Configure:
+// one plan or apply of one provider configuration).
+//
+// An instance that is replaced is planned twice by Terraform: once with its
+// prior state, then again as a create with the same configuration. That
+// second plan pairs with the first instead of counting as another resource.
+type nameRegistry struct {
+	mu     sync.Mutex
+	claims map[nameKey][]*nameClaim
+}
+
+type nameKey struct{ kind, name string }
+
+type nameClaim struct {
+	priorID string   // the object in state; "" for a create
+	config  [32]byte // hash of the instance's configuration
+	paired  bool     // a replacement's create plan has been matched to it
+}
+
+func newNameRegistry() *nameRegistry {
+	return &nameRegistry{claims: map[nameKey][]*nameClaim{}}
+}
+
+// claim records that a resource instance plans the object kind/name, and
+// reports whether another instance of this run already planned it.
+func (r *nameRegistry) claim(kind, name, priorID string, config [32]byte) (clash bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := nameKey{kind, name}
+	held := r.claims[key]
+	if priorID == "" {
+		for _, c := range held {
+			if c.priorID != "" && !c.paired && c.config == config {
+				c.paired = true // the create plan of a replacement
+				return false
+			}
+		}
+	}
+	r.claims[key] = append(held, &nameClaim{priorID: priorID, config: config})
+	return len(held) > 0
+}
+
+// checkUniqueName adds a plan-time error at attr when another resource of
+// this configuration already plans the object of kind named name. Unknown
+// names, destroys and a nil registry check nothing.
+func checkUniqueName(names *nameRegistry, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	resourceType, kind string, attr path.Path, name, priorID string) {
+	if names == nil || name == "" || req.Plan.Raw.IsNull() {
+		return
+	}
+	config := sha256.Sum256([]byte(req.Config.Raw.String()))
+	if !names.claim(kind, name, priorID, config) {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(attr, "Two resources name the same "+kind,
+		fmt.Sprintf("Another %s in this configuration also has %s = %q. Both would manage one %s: the second "+
+			"create would take over the first's, and destroying either would delete it with the other's data. "+
+			"Give each resource its own name (for example with count.index or each.key).",
+			resourceType, attr, name, kind))
+}
