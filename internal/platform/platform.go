@@ -82,3 +82,13 @@ type SnapshotService interface {
 	// Only called when Capabilities().SnapshotDelete is true.
 	Delete(ctx context.Context, id string) error
 }
+
+// IDPlanner is implemented by platforms whose ids follow from names (Docker:
+// a template is sbx/<name>:latest, a volume is its name). The provider plans
+// such ids as known, so recreating an object under the same name changes no
+// id downstream and replaces nothing that refers to it.
+type IDPlanner interface {
+	// PlannedID returns the id the object of kind ("template", "volume")
+	// called name will have, or false when the platform assigns it.
+	PlannedID(kind, name string) (string, bool)
+}

@@ -67,3 +67,17 @@ func (p *Platform) Client() *client.Client { return p.api }
 
 // Close releases the connection.
 func (p *Platform) Close() error { return p.api.Close() }
+
+var _ platform.IDPlanner = (*Platform)(nil)
+
+// PlannedID implements platform.IDPlanner: a template's id is its tag and a
+// volume's id its name, both known before anything is made.
+func (p *Platform) PlannedID(kind, name string) (string, bool) {
+	switch kind {
+	case kindTemplate:
+		return TemplateID(name), true
+	case kindVolume:
+		return name, true
+	}
+	return "", false
+}
