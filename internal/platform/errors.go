@@ -76,11 +76,11 @@ func (e *NotOwnedError) Error() string {
 	if e.Detail != "" {
 		msg += " (" + e.Detail + ")"
 	}
-	msg += "; the provider never takes over an object by name, because two resources sharing one object " +
-		"would delete each other's data on destroy."
+	msg += ". The provider takes an object over only by import, never by name: two resources sharing one object " +
+		"would delete each other's data."
 	if e.ID != "" {
-		msg += fmt.Sprintf(" To manage it with this resource, import it (terraform import <this resource's address> %s, "+
-			"or an import block with id = %q); otherwise choose another name, or remove the object.", e.ID, e.ID)
+		msg += fmt.Sprintf(" To manage it here, import it: terraform import <this resource's address> %s "+
+			"(or an import block with id = %q); otherwise choose another name, or remove the object.", e.ID, e.ID)
 	} else {
 		msg += " Choose another name, or remove the object."
 	}

@@ -35,6 +35,15 @@ type Marks struct {
 // NewMarks returns the marks for one create: owner, and a new random token.
 func NewMarks(owner string) Marks { return Marks{Owner: owner, CreateToken: NewCreateToken()} }
 
+// Ensure returns m with a create token, making one when m has none (a
+// caller that set no marks): every create has a token of its own.
+func (m Marks) Ensure() Marks {
+	if m.CreateToken == "" {
+		m.CreateToken = NewCreateToken()
+	}
+	return m
+}
+
 // NewCreateToken returns a random token identifying one create call.
 func NewCreateToken() string {
 	var b [12]byte

@@ -1,12 +1,14 @@
 package provider
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // nameRegistry finds, at plan time, two resources of one configuration that
@@ -72,4 +74,14 @@ func checkUniqueName(names *nameRegistry, req resource.ModifyPlanRequest, resp *
 			"create would take over the first's, and destroying either would delete it with the other's data. "+
 			"Give each resource its own name (for example with count.index or each.key).",
 			resourceType, attr, name, kind))
+}
+
+// priorID is the id of the object a plan starts from, "" on create.
+func priorID(ctx context.Context, req resource.ModifyPlanRequest) string {
+	if req.State.Raw.IsNull() {
+		return ""
+	}
+	var id types.String
+	_ = req.State.GetAttribute(ctx, path.Root("id"), &id) // every resource has an id
+	return id.ValueString()
 }

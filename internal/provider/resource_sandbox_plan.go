@@ -32,6 +32,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	name := r.platform.Name()
 	sandboxCheckPlan(caps, name, plan, &resp.Diagnostics)
 	sandboxCheckLifecycle(caps, name, plan, &resp.Diagnostics)
+	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -34,7 +34,12 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	caps := r.platform.Capabilities()
 	volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || state == nil {
+	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state == nil {
+		planKnownID(ctx, r.platform, "volume", plan.Name, resp)
 		return
 	}
 	resp.RequiresReplace.Append(volumeReplacePaths(caps, plan, *state)...)

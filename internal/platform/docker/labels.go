@@ -60,3 +60,17 @@ const (
 // labelCreatedAt keeps a volume's first creation time across the re-creation
 // that relabelling a Docker volume needs.
 const labelCreatedAt = platform.LabelPrefix + "created_at"
+
+// provenance says, for a NotOwnedError, who made an object found under a
+// name a create of kind wanted. Labels of another kind were inherited (a
+// container from its image, an image from its container) and prove nothing.
+func provenance(labels map[string]string, kind string) string {
+	switch {
+	case labels[platform.LabelManaged] != "true" || labels[platform.LabelKind] != kind:
+		return "not made by this provider"
+	case labels[platform.LabelOwner] != "":
+		return "made by this provider for another state or an earlier apply, owner " + labels[platform.LabelOwner]
+	default:
+		return "made by this provider for another state or an earlier apply"
+	}
+}

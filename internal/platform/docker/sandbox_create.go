@@ -35,12 +35,14 @@ var containerNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 // Create makes a container from the template (or snapshot image) and brings
 // it to spec.State: "stopped" is a container created but never started.
 //
-// With spec.Name set, a container of that name the provider made earlier (a
-// create interrupted after the container existed) is taken up again instead
-// of making a second one; a container of that name the provider did not
-// make is a ConflictError. Once the container exists, a failure in a later
-// step returns the sandbox as read back together with the error, so the
-// caller can save it and never orphan it.
+// With spec.Name set, a container of that name is taken up only when this
+// very create made it (its create token: a request that reached the engine
+// before its answer was lost); any other container of the name is a
+// NotOwnedError, whoever made it. Docker keeps container names unique, so a
+// create_before_destroy replacement of a named box cannot work here and
+// fails the same way. Once the container exists, a failure in a later step
+// returns the sandbox as read back together with the error, so the caller
+// can save it and never orphan it.
 func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*platform.Sandbox, error) {
 	state := spec.State
 	if state == "" {
@@ -49,13 +51,13 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 	if err := checkSandboxSpec(spec, state); err != nil {
 		return nil, err
 	}
+	spec.Marks = spec.Marks.Ensure()
 	name := spec.Name
 	if name != "" {
-		id, err := s.findByName(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		if id != "" {
+		if id, err := s.findOwn(ctx, name, spec.Marks); err != nil || id != "" {
+			if err != nil {
+				return nil, err
+			}
 			return s.converge(ctx, id, state)
 		}
 	} else {
@@ -68,9 +70,12 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 	created, err := s.api.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
 	if err != nil {
 		if cerrdefs.IsConflict(err) && spec.Name != "" {
-			// Made meanwhile by a create racing this one (or a retried
-			// request that did reach the engine): take it up.
-			if id, ferr := s.findByName(ctx, name); ferr == nil && id != "" {
+			// The name was taken meanwhile: by this create's own request
+			// (retried after its answer was lost), or by someone else.
+			if id, ferr := s.findOwn(ctx, name, spec.Marks); ferr != nil || id != "" {
+				if ferr != nil {
+					return nil, ferr
+				}
 				return s.converge(ctx, id, state)
 			}
 		}
@@ -96,10 +101,10 @@ func (s *sandboxes) converge(ctx context.Context, id string, state platform.Sand
 	return sb, getErr
 }
 
-// findByName returns the id of the provider's container called name, "" when
-// there is none, or a ConflictError when the name belongs to another
-// container.
-func (s *sandboxes) findByName(ctx context.Context, name string) (string, error) {
+// findOwn returns the id of the container called name when this create
+// (marks) made it, "" when there is no container of that name, and a
+// NotOwnedError when another create, state or person made it.
+func (s *sandboxes) findOwn(ctx context.Context, name string, marks platform.Marks) (string, error) {
 	// The engine's name filter is a regular expression over "/name".
 	args := filters.NewArgs(filters.Arg("name", "^/"+regexp.QuoteMeta(name)+"$"))
 	list, err := s.api.ContainerList(ctx, container.ListOptions{All: true, Filters: args})
@@ -110,11 +115,19 @@ func (s *sandboxes) findByName(ctx context.Context, name string) (string, error)
 		if !slices.Contains(c.Names, "/"+name) {
 			continue
 		}
-		if c.Labels[platform.LabelManaged] == "true" && c.Labels[platform.LabelKind] == kindSandbox {
+		if marks.MadeBy(c.Labels) {
 			return c.ID, nil
 		}
-		return "", &platform.ConflictError{Kind: kindSandbox, ID: name,
-			Reason: fmt.Sprintf("a container of this name (%.12s) exists that the provider did not make; choose another name or remove it", c.ID)}
+		detail := provenance(c.Labels, kindSandbox)
+		switch c.Labels[platform.LabelKind] {
+		case kindSandbox:
+			detail += "; if this is a create_before_destroy replacement: Docker keeps container names unique, so the " +
+				"new box cannot be made before the old one is gone: drop create_before_destroy or the name"
+		case kindHelperContainer:
+			// The provider's own short-lived helper: nothing to import.
+			return "", &platform.NotOwnedError{Kind: kindSandbox, Name: name, Detail: "a helper container of this provider, removed when its operation ends"}
+		}
+		return "", &platform.NotOwnedError{Kind: kindSandbox, Name: name, ID: c.ID, Detail: detail}
 	}
 	return "", nil
 }

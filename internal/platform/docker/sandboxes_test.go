@@ -166,16 +166,19 @@ func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
 	}
 }
 
-func TestSandboxFoundAgainByName(t *testing.T) {
+// A named box is taken up again only by the create that made it (its
+// request retried after a lost answer); any other create of the name fails
+// with a NotOwnedError, whoever made the container.
+func TestSandboxNameOwnership(t *testing.T) {
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	name := templateTestName("box")
-	spec := platform.SandboxSpec{Name: name, TemplateID: tmpl.ID, State: platform.StateStopped}
+	spec := platform.SandboxSpec{Name: name, TemplateID: tmpl.ID, State: platform.StateStopped, Marks: platform.NewMarks("team-a")}
 	first := sandboxTestCreate(t, p, spec)
 
-	// The caller lost the id (interrupted before saving state) and creates
-	// again, this time asking for running: the same container is taken up.
+	// The same create again (its answer was lost), now asking for running:
+	// the same container is taken up.
 	spec.State = platform.StateRunning
 	again, err := p.Sandboxes().Create(ctx, spec)
 	if err != nil {
@@ -183,6 +186,16 @@ func TestSandboxFoundAgainByName(t *testing.T) {
 	}
 	if again.ID != first.ID || again.Status != platform.StateRunning || again.Name != name {
 		t.Errorf("second create: %+v; want %s running", again, first.ID)
+	}
+
+	// Another create of the name (another state, a second resource, a
+	// create_before_destroy replacement) is refused, and makes nothing.
+	other := spec
+	other.Marks = platform.NewMarks("team-a")
+	_, err = p.Sandboxes().Create(ctx, other)
+	var notOwned *platform.NotOwnedError
+	if !errors.As(err, &notOwned) || notOwned.ID != first.ID || !strings.Contains(err.Error(), "terraform import") {
+		t.Errorf("create by another create: %v, want a NotOwnedError naming %s with the import command", err, first.ID)
 	}
 	list, err := p.Sandboxes().List(ctx, platform.SandboxFilter{})
 	if err != nil {
@@ -205,7 +218,7 @@ func TestSandboxFoundAgainByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = p.Sandboxes().Create(ctx, platform.SandboxSpec{Name: foreign, TemplateID: tmpl.ID})
-	if !errors.Is(err, platform.ErrConflict) || !strings.Contains(err.Error(), "the provider did not make") {
+	if !errors.Is(err, platform.ErrConflict) || !strings.Contains(err.Error(), "not made by this provider") {
 		t.Errorf("create over a foreign container: %v, want a conflict", err)
 	}
 }

@@ -43,7 +43,8 @@ func TestVolumeLifecycle(t *testing.T) {
 	s := volumeTestService(t)
 	ctx := context.Background()
 	name := helperTestName("vol")
-	v := volumeTestCreate(t, s, platform.VolumeSpec{Name: name, Labels: map[string]string{"team": "a"}})
+	marks := platform.NewMarks("team-a")
+	v := volumeTestCreate(t, s, platform.VolumeSpec{Name: name, Labels: map[string]string{"team": "a"}, Marks: marks})
 
 	if v.ID != name || v.Name != name || !v.Managed || v.State != volumeStateAvailable || v.CreatedAt.IsZero() || len(v.AttachedTo) != 0 {
 		t.Fatalf("created volume = %+v", v)
@@ -61,9 +62,22 @@ func TestVolumeLifecycle(t *testing.T) {
 		}
 	}
 
-	again, err := s.Create(ctx, platform.VolumeSpec{Name: name, Labels: map[string]string{"team": "a"}})
+	for k, want := range map[string]string{platform.LabelOwner: "team-a", platform.LabelCreateToken: marks.CreateToken} {
+		if raw.Labels[k] != want {
+			t.Errorf("docker label %s = %q, want %q", k, raw.Labels[k], want)
+		}
+	}
+
+	// The create that made it, retried: the same volume.
+	again, err := s.Create(ctx, platform.VolumeSpec{Name: name, Labels: map[string]string{"team": "a"}, Marks: marks})
 	if err != nil || again.ID != v.ID || !again.CreatedAt.Equal(v.CreatedAt) {
 		t.Fatalf("second Create = %+v, %v; want the same volume found again", again, err)
+	}
+	// Any other create of the name (same owner, other state): refused.
+	_, err = s.Create(ctx, platform.VolumeSpec{Name: name, Labels: map[string]string{"team": "a"}, Marks: platform.NewMarks("team-a")})
+	var notOwned *platform.NotOwnedError
+	if !errors.As(err, &notOwned) || notOwned.ID != name {
+		t.Fatalf("Create by another create = %v, want a NotOwnedError", err)
 	}
 	list, err := s.api.VolumeList(ctx, volume.ListOptions{Filters: filters.NewArgs(filters.Arg("name", name))})
 	if err != nil || len(list.Volumes) != 1 {
@@ -113,13 +127,14 @@ func TestVolumeListIncludesUnmanaged(t *testing.T) {
 	}
 
 	_, err = s.Create(ctx, platform.VolumeSpec{Name: name})
-	var conflict *platform.ConflictError
-	if !errors.As(err, &conflict) {
-		t.Fatalf("Create over an unmanaged volume = %v, want a conflict", err)
+	var notOwned *platform.NotOwnedError
+	if !errors.As(err, &notOwned) || !errors.Is(err, platform.ErrConflict) {
+		t.Fatalf("Create over an unmanaged volume = %v, want a NotOwnedError", err)
 	}
-	want := "a volume named " + name + " already exists and was not created by this provider; import it instead"
-	if !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %q does not say %q", err, want)
+	for _, want := range []string{`a volume named "` + name + `" already exists`, "not made by this provider", "terraform import <this resource's address> " + name} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 	if v, err := s.Get(ctx, name); err != nil || v.Managed {
 		t.Fatalf("the unmanaged volume changed: %+v, %v", v, err)

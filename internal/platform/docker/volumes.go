@@ -36,6 +36,7 @@ func (s *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	if spec.Region != "" {
 		return nil, &platform.UnsupportedError{Platform: "docker", Capability: "volume regions (region)"}
 	}
+	spec.Marks = spec.Marks.Ensure()
 	if existing, err := s.api.VolumeInspect(ctx, spec.Name); err == nil {
 		return s.foundAgain(ctx, existing, spec)
 	} else if !cerrdefs.IsNotFound(err) {
@@ -51,8 +52,15 @@ func (s *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	if spec.FromSnapshotID != "" {
 		labels[labelFromSnapshotID] = spec.FromSnapshotID
 	}
-	if _, err := s.api.VolumeCreate(ctx, volume.CreateOptions{Name: spec.Name, Labels: labels}); err != nil {
+	made, err := s.api.VolumeCreate(ctx, volume.CreateOptions{Name: spec.Name, Labels: labels})
+	if err != nil {
 		return nil, wrapErr("volume", spec.Name, err)
+	}
+	// The engine answers a create of a name that exists with the existing
+	// volume, unchanged: a create racing this one (another state, or a
+	// second resource of the same name) made it, and it is not ours.
+	if !spec.Marks.MadeBy(made.Labels) {
+		return nil, &platform.NotOwnedError{Kind: "volume", Name: spec.Name, ID: made.Name, Detail: provenance(made.Labels, kindVolume)}
 	}
 	if spec.FromSnapshotID != "" {
 		if err := restoreVolumeSnapshot(ctx, s.api, spec.FromSnapshotID, spec.Name); err != nil {
@@ -66,16 +74,13 @@ func (s *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 }
 
 // foundAgain decides what an existing volume of the requested name is: the
-// provider's own from an interrupted create (returned as is), or someone
-// else's (a conflict: the user should import it).
+// one this very create made (a retried request; returned as is), or anyone
+// else's, which is a NotOwnedError: another state's volume, a volume made by
+// hand, or one an interrupted apply left. Generic labels prove nothing here;
+// only this create's token does.
 func (s *volumes) foundAgain(ctx context.Context, v volume.Volume, spec platform.VolumeSpec) (*platform.Volume, error) {
-	if v.Labels[platform.LabelManaged] != "true" || v.Labels[platform.LabelName] != spec.Name || v.Labels[platform.LabelKind] != kindVolume {
-		return nil, &platform.ConflictError{Kind: "volume", ID: spec.Name,
-			Reason: fmt.Sprintf("a volume named %s already exists and was not created by this provider; import it instead", spec.Name)}
-	}
-	if have := v.Labels[labelFromSnapshotID]; have != spec.FromSnapshotID {
-		return nil, &platform.ConflictError{Kind: "volume", ID: spec.Name,
-			Reason: fmt.Sprintf("a volume named %s already exists, restored from snapshot %q rather than %q; delete it or choose another name", spec.Name, have, spec.FromSnapshotID)}
+	if !spec.Marks.MadeBy(v.Labels) {
+		return nil, &platform.NotOwnedError{Kind: "volume", Name: spec.Name, ID: v.Name, Detail: provenance(v.Labels, kindVolume)}
 	}
 	return s.Get(ctx, spec.Name)
 }

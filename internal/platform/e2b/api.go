@@ -2,8 +2,6 @@ package e2b
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"net/url"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -12,9 +10,6 @@ import (
 
 // Labels the E2B platform keeps in sandbox metadata besides the shared ones.
 const (
-	// labelCreateToken is unique per create call, so a create whose answer
-	// was lost is found again by it and never made twice.
-	labelCreateToken = platform.LabelPrefix + "create-token"
 	// labelFromSnapshot records the snapshot a box was restored from.
 	labelFromSnapshot = platform.LabelPrefix + "from-snapshot"
 
@@ -80,13 +75,6 @@ func notFound(err error, kind, id string) error {
 		return &platform.NotFoundError{Kind: kind, ID: id}
 	}
 	return err
-}
-
-// newToken returns a random per-create token.
-func newToken() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:]) // crypto/rand never fails on supported platforms
-	return hex.EncodeToString(b[:])
 }
 
 // pathID escapes an id for use in a path; snapshot ids hold '/' and ':'.

@@ -44,8 +44,9 @@ func TestCreateRequest(t *testing.T) {
 		Env: map[string]string{"A": "1"}, Labels: map[string]string{"team": "x"},
 		VolumeMounts: []platform.VolumeMount{{VolumeID: "vol-1", Path: "/data"}},
 		Lifecycle:    platform.Lifecycle{Timeout: 10 * time.Minute, OnTimeout: platform.OnTimeoutPause},
+		Marks:        platform.Marks{Owner: "ci", CreateToken: "tok"},
 	}
-	req, err := createRequest(spec, "tok", map[string]string{"vol-1": "data"})
+	req, err := createRequest(spec, map[string]string{"vol-1": "data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestCreateRequest(t *testing.T) {
 		t.Errorf("request = %+v", req)
 	}
 	want := map[string]string{"team": "x", platform.LabelManaged: "true", platform.LabelKind: "sandbox", platform.LabelName: "n",
-		labelCreateToken: "tok", labelFromSnapshot: "team/snap:default", labelTimeout: "600"}
+		platform.LabelCreateToken: "tok", platform.LabelOwner: "ci", labelFromSnapshot: "team/snap:default", labelTimeout: "600"}
 	for k, v := range want {
 		if md[k] != v {
 			t.Errorf("metadata[%s] = %q, want %q", k, md[k], v)
@@ -64,7 +65,7 @@ func TestCreateRequest(t *testing.T) {
 	if len(md) != len(want) {
 		t.Errorf("metadata = %v, want exactly %v (metadata is fixed at create: nothing in it may describe a state)", md, want)
 	}
-	if _, err := createRequest(platform.SandboxSpec{VolumeMounts: []platform.VolumeMount{{VolumeID: "v", Path: "/d", ReadOnly: true}}}, "t",
+	if _, err := createRequest(platform.SandboxSpec{VolumeMounts: []platform.VolumeMount{{VolumeID: "v", Path: "/d", ReadOnly: true}}},
 		map[string]string{"v": "d"}); !errors.Is(err, platform.ErrUnsupported) {
 		t.Errorf("read-only mount: %v, want unsupported", err)
 	}

@@ -56,12 +56,15 @@ func checkSandboxSpec(spec platform.SandboxSpec, caps platform.Capabilities) err
 }
 
 // sandboxMetadata is the user's labels plus the provider's own keys.
-func sandboxMetadata(spec platform.SandboxSpec, token string) map[string]string {
+func sandboxMetadata(spec platform.SandboxSpec) map[string]string {
 	md := make(map[string]string, len(spec.Labels)+6)
 	maps.Copy(md, spec.Labels)
 	md[platform.LabelManaged] = "true"
 	md[platform.LabelKind] = kindSandbox
-	md[labelCreateToken] = token
+	md[platform.LabelCreateToken] = spec.Marks.CreateToken
+	if spec.Marks.Owner != "" {
+		md[platform.LabelOwner] = spec.Marks.Owner
+	}
 	if spec.Name != "" {
 		md[platform.LabelName] = spec.Name
 	}
@@ -76,7 +79,7 @@ func sandboxMetadata(spec platform.SandboxSpec, token string) map[string]string 
 
 // createRequest is the POST /sandboxes body; mountNames maps volume ids to
 // names, since E2B mounts volumes by name.
-func createRequest(spec platform.SandboxSpec, token string, mountNames map[string]string) (newSandbox, error) {
+func createRequest(spec platform.SandboxSpec, mountNames map[string]string) (newSandbox, error) {
 	tpl := spec.TemplateID
 	if spec.FromSnapshotID != "" {
 		tpl = spec.FromSnapshotID
@@ -85,7 +88,7 @@ func createRequest(spec platform.SandboxSpec, token string, mountNames map[strin
 		TemplateID: tpl,
 		Timeout:    createTimeout(spec.Lifecycle),
 		AutoPause:  spec.Lifecycle.OnTimeout == platform.OnTimeoutPause,
-		Metadata:   sandboxMetadata(spec, token),
+		Metadata:   sandboxMetadata(spec),
 	}
 	if len(spec.Env) > 0 {
 		req.EnvVars = maps.Clone(spec.Env)

@@ -20,28 +20,23 @@ const maxCreateAttempts = 3
 
 type sandboxes struct{ p *Platform }
 
-// Create makes the sandbox, or finds the one an earlier interrupted create
-// made under the same name, then brings it to spec.State.
+// Create makes the sandbox and brings it to spec.State. A box is never
+// taken over by name: E2B lets several boxes share a name (it is only
+// metadata), so a create_before_destroy replacement makes its new box
+// beside the old one, and another state's box of the name is left alone.
+// Only a box carrying this create's token (made by a request whose answer
+// was lost) is taken up.
 func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*platform.Sandbox, error) {
 	if err := checkSandboxSpec(spec, s.p.Capabilities()); err != nil {
 		return nil, err
 	}
-	if spec.Name != "" {
-		found, err := s.findOne(ctx, map[string]string{platform.LabelName: spec.Name})
-		if err != nil {
-			return nil, err
-		}
-		if found != nil {
-			tflog.Info(ctx, "adopting the sandbox an earlier create made", map[string]any{"id": found.ID, "name": spec.Name})
-			return s.converge(ctx, found.ID, spec.State)
-		}
-	}
+	spec.Marks = spec.Marks.Ensure()
 	mountNames, err := s.mountNames(ctx, spec.VolumeMounts)
 	if err != nil {
 		return nil, err
 	}
-	token := newToken()
-	body, err := createRequest(spec, token, mountNames)
+	token := spec.Marks.CreateToken
+	body, err := createRequest(spec, mountNames)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +62,7 @@ func (s *sandboxes) createOnce(ctx context.Context, body newSandbox, token strin
 			return "", err
 		}
 		lastErr = err
-		found, ferr := s.findOne(ctx, map[string]string{labelCreateToken: token})
+		found, ferr := s.findOne(ctx, map[string]string{platform.LabelCreateToken: token})
 		if ferr != nil {
 			return "", fmt.Errorf("%w; looking for the sandbox it may have made also failed: %v", err, ferr)
 		}

@@ -231,11 +231,14 @@ func TestSandboxCreateAnswerLostOnFake(t *testing.T) {
 	if n := fake.Requests("POST /sandboxes"); n != 1 {
 		t.Errorf("POST /sandboxes sent %d times, want 1 (the lost answer is looked up, not re-sent)", n)
 	}
+	// Another create of the same name (a create_before_destroy replacement,
+	// another state) is not this create: it never takes the box over, it
+	// makes its own beside it, as E2B allows.
 	again, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{Name: "once", TemplateID: tpl})
 	if err != nil {
 		t.Fatalf("second Create: %v", err)
 	}
-	if all := fake.Sandboxes(); len(all) != 1 || again.ID != sb.ID {
-		t.Errorf("after a second create of the same name: %d sandboxes, id %s (first %s)", len(all), again.ID, sb.ID)
+	if all := fake.Sandboxes(); len(all) != 2 || again.ID == sb.ID {
+		t.Errorf("after another create of the same name: %d sandboxes, id %s (first %s); want a second box", len(all), again.ID, sb.ID)
 	}
 }

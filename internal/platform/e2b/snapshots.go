@@ -202,9 +202,8 @@ func (s *snapshots) refuseTakenName(ctx context.Context, name string) error {
 	}
 	for _, t := range taken {
 		if slices.ContainsFunc(t.Names, func(n string) bool { return shortName(n) == name }) {
-			return &platform.ConflictError{Kind: "snapshot", ID: t.SnapshotID,
-				Reason: fmt.Sprintf("a snapshot named %q already exists; on E2B a second snapshot under that name would "+
-					"become a new build of the same snapshot, shared by both. Choose another name, or import %s", name, t.SnapshotID)}
+			return &platform.NotOwnedError{Kind: "snapshot", Name: name, ID: t.SnapshotID,
+				Detail: "on E2B a second snapshot under that name would become a new build of the same snapshot, shared by both"}
 		}
 	}
 	return nil

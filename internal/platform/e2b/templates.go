@@ -43,9 +43,23 @@ func shortName(full string) string {
 	return full
 }
 
-// Create builds a template. A template of the same name (made by an
-// earlier, interrupted create) gets a new build instead of a second template.
+// Create builds a new template. E2B keeps template names unique per team
+// and adds a build to the template already holding a name, so a name in use
+// (another state's template, one made by hand or left by a killed apply) is
+// a NotOwnedError: building would take that template over. E2B templates
+// carry no labels to prove who made them.
 func (t *templates) Create(ctx context.Context, spec platform.TemplateSpec) (*platform.Template, error) {
+	if err := t.p.ValidateTemplateSpec(spec); err != nil {
+		return nil, err
+	}
+	taken, err := t.findByName(ctx, spec.Name)
+	if err != nil {
+		return nil, fmt.Errorf("looking for a template named %q: %w", spec.Name, err)
+	}
+	if taken != nil {
+		return nil, &platform.NotOwnedError{Kind: "template", Name: spec.Name, ID: taken.TemplateID,
+			Detail: "E2B would add this build to the existing template"}
+	}
 	return t.build(ctx, "", spec)
 }
 
@@ -117,7 +131,9 @@ func buildStartRequest(spec platform.TemplateSpec) (templateBuildStart, error) {
 
 // requestBuild asks for a new build under spec.Name (POST /v3/templates).
 // If the answer is lost, the template is looked up by name and its newest
-// waiting build is used, so a retry never makes a second template.
+// waiting build is used, so a retry never makes a second template. (Create
+// has checked the name was free, so a template found under it is this
+// request's.)
 func (t *templates) requestBuild(ctx context.Context, spec platform.TemplateSpec) (templateCreateResponse, error) {
 	body := templateCreateRequest{Name: spec.Name, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB}
 	var lastErr error

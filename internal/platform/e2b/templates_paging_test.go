@@ -65,10 +65,10 @@ func TestTemplateGetReadsEveryPageOfBuilds(t *testing.T) {
 	}
 }
 
-// A build request whose answer is lost is found again among the template's
+// A rebuild request whose answer is lost is found again among the template's
 // builds, on whatever page it lands: here E2B's clock lags, so the build it
 // made is the oldest by timestamp and comes on the last page.
-func TestTemplateLostCreateFindsItsBuildOnALaterPage(t *testing.T) {
+func TestTemplateLostRebuildFindsItsBuildOnALaterPage(t *testing.T) {
 	p, fake, clock := e2bPagingPlatform(t)
 	ctx := context.Background()
 	spec := platform.TemplateSpec{Name: "paged", Image: "alpine:3"}
@@ -80,12 +80,12 @@ func TestTemplateLostCreateFindsItsBuildOnALaterPage(t *testing.T) {
 
 	clock.Set(time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC))
 	fake.Inject("POST /v3/templates", e2bfake.Fault{DropAfterHandling: true})
-	again, err := p.Templates().Create(ctx, spec)
+	again, err := p.Templates().Rebuild(ctx, first.ID, spec)
 	if err != nil {
-		t.Fatalf("Create after a lost answer: %v", err)
+		t.Fatalf("Rebuild after a lost answer: %v", err)
 	}
 	if again.ID != first.ID {
-		t.Errorf("Create after a lost answer landed on template %s, want %s", again.ID, first.ID)
+		t.Errorf("Rebuild after a lost answer landed on template %s, want %s", again.ID, first.ID)
 	}
 	want := e2bPagingPageSize + 2 // the first build, the failed ones, the lost request's
 	if n := fake.Requests("POST /v3/templates"); n != want {

@@ -26,7 +26,8 @@ func volumesBeta(err error) error {
 }
 
 // Create makes a volume. E2B volumes have only a name: no size, region or
-// labels. A create whose answer was lost is found again by name.
+// labels. A name already in use is a NotOwnedError; a create whose answer
+// was lost is found again by name.
 func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platform.Volume, error) {
 	switch {
 	case !volumeNamePattern.MatchString(spec.Name):
@@ -39,6 +40,16 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "restoring a volume from a snapshot"}
 	case len(spec.Labels) > 0:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume labels (E2B volumes have only a name)"}
+	}
+	// A volume of the name that exists before the create is not this
+	// create's (E2B volumes carry no labels to tell); one found after a
+	// lost answer, and not before, is.
+	taken, err := v.List(ctx, platform.VolumeFilter{Name: spec.Name})
+	if err != nil {
+		return nil, fmt.Errorf("looking for a volume named %q: %w", spec.Name, err)
+	}
+	if len(taken) > 0 {
+		return nil, &platform.NotOwnedError{Kind: "volume", Name: spec.Name, ID: taken[0].ID}
 	}
 	var lastErr error
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {

@@ -1,0 +1,152 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+)
+
+// otherState is a second Terraform working directory, with a state of its
+// own, driving this package's provider in-process through the real
+// terraform CLI. Ownership tests use it beside a resource.Test: two
+// configurations (two teams, two pipelines) touching the same names.
+type otherState struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+// otherProviderAddr is where plugin-testing serves the provider too: a
+// configuration without required_providers means hashicorp/sbx.
+const otherProviderAddr = "registry.terraform.io/hashicorp/sbx"
+
+// newOtherState serves the provider and prepares an empty working
+// directory. When the test ends, whatever the state holds is destroyed.
+func newOtherState(t *testing.T) *otherState {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	serverFactory := providerserver.NewProtocol6(New("test")())
+	go func() {
+		err := tf6server.Serve(otherProviderAddr, func() tfprotov6.ProviderServer { return serverFactory() },
+			tf6server.WithDebug(ctx, reattach, closed),
+			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
+			tf6server.WithoutLogStderrOverride())
+		if err != nil {
+			t.Errorf("serving the provider for the second state: %v", err)
+		}
+	}()
+	var rc *plugin.ReattachConfig
+	select {
+	case rc = <-reattach:
+	case <-closed:
+		cancel()
+		t.Fatal("the provider server for the second state stopped before it started")
+	}
+	spec, err := json.Marshal(map[string]any{otherProviderAddr: map[string]any{
+		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
+		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &otherState{t: t, dir: t.TempDir(),
+		env: append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(spec), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")}
+	t.Cleanup(func() {
+		if _, err := os.Stat(filepath.Join(s.dir, "terraform.tfstate")); err == nil {
+			if out, err := s.run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+				t.Errorf("destroying the second state: %v\n%s", err, out)
+			}
+		}
+		cancel()
+		<-closed
+	})
+	return s
+}
+
+// apply writes hcl as the configuration and applies it; a failure fails the test.
+func (s *otherState) apply(hcl string) {
+	s.t.Helper()
+	if out, err := s.tryApply(hcl); err != nil {
+		s.t.Fatalf("apply in the second state: %v\n%s", err, out)
+	}
+}
+
+// tryApply writes hcl as the configuration and applies it, returning the
+// CLI's output.
+func (s *otherState) tryApply(hcl string) (string, error) {
+	if err := os.WriteFile(filepath.Join(s.dir, "main.tf"), []byte(hcl), 0o600); err != nil {
+		return "", err
+	}
+	if out, err := s.run("init", "-input=false", "-no-color"); err != nil {
+		return out, fmt.Errorf("init: %w", err)
+	}
+	return s.run("apply", "-auto-approve", "-input=false", "-no-color")
+}
+
+// attr returns a resource's attribute from the state, e.g. ("sbx_volume.a", "id").
+func (s *otherState) attr(address, name string) string {
+	s.t.Helper()
+	out, err := s.stdout("show", "-json", "-no-color")
+	if err != nil {
+		s.t.Fatalf("show: %v\n%s", err, out)
+	}
+	var doc struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string         `json:"address"`
+					Values  map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		s.t.Fatalf("reading the second state: %v", err)
+	}
+	for _, r := range doc.Values.RootModule.Resources {
+		if r.Address == address {
+			v, _ := r.Values[name].(string)
+			return v
+		}
+	}
+	s.t.Fatalf("%s is not in the second state", address)
+	return ""
+}
+
+// run runs the terraform CLI in the working directory, returning its
+// output and error output together.
+func (s *otherState) run(args ...string) (string, error) {
+	cmd := s.command(args...)
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// stdout runs the terraform CLI, returning only its standard output.
+func (s *otherState) stdout(args ...string) (string, error) {
+	out, err := s.command(args...).Output()
+	return string(out), err
+}
+
+func (s *otherState) command(args ...string) *exec.Cmd {
+	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if bin == "" {
+		bin = "terraform"
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = s.dir
+	cmd.Env = s.env
+	return cmd
+}
