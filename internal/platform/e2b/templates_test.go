@@ -147,3 +147,44 @@ func TestTemplateLabelsRefusedOnFake(t *testing.T) {
 		t.Error("capabilities claim template labels")
 	}
 }
+
+// E2B adds a build to the template already holding a name, so a create
+// under a taken name would take another state's template over: it fails
+// naming the template, and no build is requested.
+func TestTemplateTakenNameRefusedOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	spec := platform.TemplateSpec{Name: "team-base", Image: "alpine:3"}
+	theirs, err := p.Templates().Create(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Templates().Create(ctx, spec)
+	var notOwned *platform.NotOwnedError
+	if !errors.As(err, &notOwned) || notOwned.ID != theirs.ID || !strings.Contains(err.Error(), "E2B would add this build to the existing template") {
+		t.Fatalf("create under a taken name: %v; want a NotOwnedError naming %s", err, theirs.ID)
+	}
+	if n := fake.Requests("POST /v3/templates"); n != 1 {
+		t.Errorf("build requests = %d, want 1", n)
+	}
+	if views := fake.Templates(); len(views) != 1 || len(views[0].Builds) != 1 {
+		t.Errorf("fake templates = %+v, want the one template with its one build", views)
+	}
+}
+
+// The first create of a template whose answer is lost finds the template
+// it made by name (the name was free before it) and follows its build.
+func TestTemplateFirstCreateAnswerLostOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	fake.Inject("POST /v3/templates", e2bfake.Fault{DropAfterHandling: true})
+	tpl, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "lost", Image: "alpine:3"})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if n := fake.Requests("POST /v3/templates"); n != 1 {
+		t.Errorf("build requests = %d, want 1 (the lost one found, not repeated)", n)
+	}
+	if views := fake.Templates(); len(views) != 1 || views[0].ID != tpl.ID || tpl.Status != "ready" {
+		t.Errorf("fake templates = %+v, created %+v", views, tpl)
+	}
+}

@@ -202,3 +202,27 @@ func TestSnapshotTakenNameRefusedOnFake(t *testing.T) {
 		t.Errorf("another name: %v", err)
 	}
 }
+
+// A volume name in use (another state's volume, one made by hand) is never
+// taken over: the create fails naming it, sends nothing, and the volume is
+// untouched. E2B volumes carry no labels, so only "it was not there before
+// this create" proves a volume is this create's.
+func TestVolumeTakenNameRefusedOnFake(t *testing.T) {
+	p, fake := e2bTestPlatform(t, e2bfake.Options{})
+	ctx := context.Background()
+	theirs, err := p.Volumes().Create(ctx, platform.VolumeSpec{Name: "shared"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Volumes().Create(ctx, platform.VolumeSpec{Name: "shared"})
+	var notOwned *platform.NotOwnedError
+	if !errors.As(err, &notOwned) || notOwned.ID != theirs.ID || !strings.Contains(err.Error(), "terraform import") {
+		t.Fatalf("second create of a taken name: %v; want a NotOwnedError naming %s", err, theirs.ID)
+	}
+	if n := fake.Requests("POST /volumes"); n != 1 {
+		t.Errorf("volume creates sent = %d, want 1", n)
+	}
+	if all := fake.Volumes(); len(all) != 1 || all[0].ID != theirs.ID {
+		t.Errorf("fake volumes = %+v, want only %s", all, theirs.ID)
+	}
+}
