@@ -6,10 +6,13 @@ import (
 	"flag"
 	"log"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
+	"github.com/sbxhq/terraform-provider-sbx/internal/orphans"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -18,10 +21,20 @@ import (
 var version = "dev"
 
 func main() {
-	// `terraform-provider-sbx drift STATE` is the retention drift detector;
+	// `terraform-provider-sbx drift STATE` is the retention drift detector,
+	// `terraform-provider-sbx orphans STATE...` finds what no state holds;
 	// anything else serves the provider to Terraform.
 	if len(os.Args) > 1 && os.Args[1] == "drift" {
 		os.Exit(drift.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, retention.SystemClock{}))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "orphans" {
+		// Ctrl-C stops between removals, and the report still says what was done.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := orphans.Main(ctx, os.Args[2:], orphans.Env{
+			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version,
+		})
+		stop()
+		os.Exit(code)
 	}
 
 	var debug bool

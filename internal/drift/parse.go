@@ -7,6 +7,7 @@ package drift
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,8 +18,16 @@ const (
 	TypeSnapshot = "sbx_snapshot"
 )
 
-// Instance is one sbx_sandbox or sbx_snapshot resource instance, with the
-// attributes the detector reads. Absent and null attributes are "".
+// The other resource types of the provider, which ParseWith can read too
+// (the orphans command collects the ids of every sbx_* resource).
+const (
+	TypeTemplate = "sbx_template"
+	TypeVolume   = "sbx_volume"
+)
+
+// Instance is one sbx_sandbox or sbx_snapshot resource instance (or one of
+// the types ParseWith was asked for), with the attributes the detector
+// reads. Absent and null attributes are "".
 type Instance struct {
 	Address string
 	Type    string
@@ -58,7 +67,27 @@ func inputErr(format string, a ...any) error { return &InputError{Msg: fmt.Sprin
 // with the state. It returns the detected format, or an *InputError
 // describing bad input; a read error of r is returned as is.
 func Parse(r io.Reader, emit func(Instance) error) (Format, error) {
-	p := &parser{lx: newLexer(r), emit: emit}
+	return ParseWith(r, ParseOptions{}, emit)
+}
+
+// ParseOptions widen Parse for other commands that read states.
+type ParseOptions struct {
+	// Types are the managed resource types to emit; nil means sbx_sandbox
+	// and sbx_snapshot, the detector's.
+	Types []string
+	// Tool names the command in messages about bad input; "" means drift.
+	Tool string
+}
+
+// ParseWith is Parse for the resource types and command of opts.
+func ParseWith(r io.Reader, opts ParseOptions, emit func(Instance) error) (Format, error) {
+	p := &parser{lx: newLexer(r), emit: emit, types: opts.Types, tool: opts.Tool}
+	if p.types == nil {
+		p.types = []string{TypeSandbox, TypeSnapshot}
+	}
+	if p.tool == "" {
+		p.tool = "drift"
+	}
 	err := p.parse()
 	if err != nil && p.lx.rerr != nil {
 		return "", p.lx.rerr
@@ -70,6 +99,8 @@ type parser struct {
 	lx     *lexer
 	emit   func(Instance) error
 	format Format
+	types  []string // the resource types emitted
+	tool   string   // the command, as messages name it
 }
 
 func (p *parser) parse() error {
@@ -111,7 +142,7 @@ func (p *parser) parse() error {
 	}
 	switch {
 	case p.format == FormatShowJSON && sawPlan:
-		return inputErr("not a state file: this is a plan (terraform show -json PLANFILE); give drift the state: terraform state pull, or terraform show -json without a plan file")
+		return inputErr("not a state file: this is a plan (terraform show -json PLANFILE); give %s the state: terraform state pull, or terraform show -json without a plan file", p.tool)
 	case p.format == "":
 		return inputErr("not a state file: the top-level object has neither \"version\" (terraform state pull, .tfstate) nor \"format_version\" (terraform show -json)")
 	}
@@ -132,14 +163,14 @@ func (p *parser) version() error {
 		return err
 	}
 	if kind != "a number" {
-		return inputErr("not a state file: \"version\" is %s, want the state format version number; drift reads %s", kind, supportedFormats)
+		return inputErr("not a state file: \"version\" is %s, want the state format version number; %s reads %s", kind, p.tool, supportedFormats)
 	}
 	v, err := p.lx.number("\"version\"")
 	if err != nil {
 		return err
 	}
 	if v != "4" {
-		return inputErr("unsupported state version %s: drift reads %s; Terraform 0.12 and later write version 4", v, supportedFormats)
+		return inputErr("unsupported state version %s: %s reads %s; Terraform 0.12 and later write version 4", v, p.tool, supportedFormats)
 	}
 	return p.setFormat(FormatState)
 }
@@ -157,14 +188,14 @@ func (p *parser) formatVersion() error {
 		return err
 	}
 	if major, _, _ := strings.Cut(v, "."); major != "1" {
-		return inputErr("unsupported format_version %q: drift reads %s", v, supportedFormats)
+		return inputErr("unsupported format_version %q: %s reads %s", v, p.tool, supportedFormats)
 	}
 	return p.setFormat(FormatShowJSON)
 }
 
-// relevant says whether a resource is one the detector reads.
-func relevant(mode, typ string) bool {
-	return (mode == "managed" || mode == "") && (typ == TypeSandbox || typ == TypeSnapshot)
+// relevant says whether a resource is one the parser emits.
+func (p *parser) relevant(mode, typ string) bool {
+	return (mode == "managed" || mode == "") && slices.Contains(p.types, typ)
 }
 
 // optString reads the string or null value of field in what ("" for null).

@@ -88,7 +88,7 @@ func (p *parser) showResource(what, moduleAddr string, depth int) error {
 		}
 		return err
 	})
-	if err != nil || !relevant(mode, typ) {
+	if err != nil || !p.relevant(mode, typ) {
 		return err
 	}
 	if address == "" {

@@ -54,7 +54,7 @@ func (p *parser) v4Resource(i int) error {
 		case "name":
 			name, err = p.optString(what, k)
 		case "instances":
-			if headerDone() && !relevant(mode, typ) {
+			if headerDone() && !p.relevant(mode, typ) {
 				return p.lx.skip(what, 2)
 			}
 			ok, err := p.container('[', what+".instances")
@@ -77,7 +77,7 @@ func (p *parser) v4Resource(i int) error {
 		}
 		return err
 	})
-	if err != nil || !relevant(mode, typ) {
+	if err != nil || !p.relevant(mode, typ) {
 		return err
 	}
 	for _, inst := range pending {
@@ -113,7 +113,7 @@ func (p *parser) v4Instance(what string) (pendingInstance, error) {
 }
 
 func (p *parser) emitInstance(address, typ string, c *captured) error {
-	if !relevant("managed", typ) {
+	if !p.relevant("managed", typ) {
 		return nil
 	}
 	in, err := c.instance(address, typ)

@@ -92,3 +92,20 @@ type IDPlanner interface {
 	// called name will have, or false when the platform assigns it.
 	PlannedID(kind, name string) (string, bool)
 }
+
+// Inventory is implemented by platforms that can list every object the
+// provider made there, whatever state holds it: the orphans command finds
+// with it what no state holds. A platform where some kinds carry no labels
+// says so in ManagedObjects.Unchecked rather than guessing.
+type Inventory interface {
+	// ListManaged returns every object of every kind the platform can
+	// check that carries LabelManaged=true, except the provider's internal
+	// helpers, each with its marks (owner, create token).
+	ListManaged(ctx context.Context) (*ManagedObjects, error)
+	// RemoveManaged removes an object ListManaged returned, if it still is
+	// that object: the same kind, carrying the same create token. An object
+	// already gone is a NotFoundError; one that is now another object (an
+	// apply rebuilt the template under its tag) or that something uses is a
+	// ConflictError, and is left as it is. Nothing is forced.
+	RemoveManaged(ctx context.Context, obj ManagedObject) error
+}

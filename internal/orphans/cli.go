@@ -1,0 +1,238 @@
+package orphans
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+// Exit codes of the orphans command.
+const (
+	ExitClean   = 0 // no orphans
+	ExitError   = 1 // bad flags or input, platform unreachable, a removal failed
+	ExitOrphans = 2 // orphans found (listed, or all removed with --delete)
+)
+
+const usage = `Usage: terraform-provider-sbx orphans [flags] [STATE...]
+
+Lists the objects the provider made on a platform that no Terraform state
+holds, such as the boxes an apply killed mid-create left behind; with
+--delete, removes them.
+
+An object is the provider's when it carries the label
+sbx.terraform.managed=true, and an owner's when its sbx.terraform.owner
+label is that owner (the provider block's owner attribute). It is held when
+a state records its id. An object held by any of the states is not an
+orphan: give every state that manages objects of the owner on the platform.
+
+STATE is a file written by 'terraform state pull', a .tfstate file, or the
+output of 'terraform show -json'; '-' reads standard input. Give at least
+one, as an argument or with --state:
+
+  terraform state pull | terraform-provider-sbx orphans --owner ci -
+  terraform-provider-sbx orphans --owner ci --state a.tfstate --state b.tfstate --delete
+
+Credentials and hosts come from the environment, as the provider reads
+them: DOCKER_HOST (with DOCKER_TLS_VERIFY, DOCKER_CERT_PATH) for docker,
+E2B_API_KEY and E2B_API_URL for e2b. E2B templates, volumes and snapshots
+carry no labels: on e2b only sandboxes are checked, and the report says so.
+
+Without --owner every object the provider made is considered, whatever its
+owner (other teams' and pipelines' too). With --owner, only the objects
+carrying that owner; objects with no owner label are no owner's
+(--owner= selects them).
+
+--delete removes sandboxes, then snapshots, then volumes, then templates.
+An object already gone is fine; one still in use is not forced. Objects no
+state holds but something that stays uses are kept and listed as such.
+Do not delete while an apply of the same owner runs: what it is creating is
+in no state yet (--older-than 1h leaves recent objects alone).
+
+Exit status: 0 no orphans; 2 orphans found (listed, or all removed with
+--delete); 1 bad flags or input, the platform unreachable, or an orphan
+that could not be removed.
+
+Flags:
+`
+
+// Env is what the command reads and writes besides its arguments.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads the platform settings (DOCKER_HOST, E2B_API_KEY, ...).
+	Getenv func(string) string
+	// Now is the time --older-than counts back from (nil: the system clock).
+	Now func() time.Time
+	// Version goes into the E2B user agent.
+	Version string
+}
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// Main runs the orphans command with args (after "orphans") and returns
+// its exit code.
+func Main(ctx context.Context, args []string, env Env) int {
+	stderr := env.Stderr
+	fs := flag.NewFlagSet("orphans", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		_, _ = fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	platformName := fs.String("platform", "docker", "the platform to check: docker or e2b")
+	owner := fs.String("owner", "", "consider only objects carrying this owner (the provider block's owner); default: every owner")
+	var states stringList
+	fs.Var(&states, "state", "a state file (repeatable; - reads standard input); states may also be given as arguments")
+	del := fs.Bool("delete", false, "remove the orphans found")
+	format := fs.String("format", "table", "output format: table or json")
+	olderThan := fs.String("older-than", "0", "leave objects made less than this long ago alone (Go duration, or days such as 2d)")
+
+	positional, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitClean
+	}
+	if err != nil {
+		return fail(stderr, "%v", err) // the flag package already printed the usage
+	}
+	states = append(states, positional...)
+	ownerSet := false
+	fs.Visit(func(f *flag.Flag) { ownerSet = ownerSet || f.Name == "owner" })
+
+	switch {
+	case len(states) == 0:
+		fs.Usage()
+		return fail(stderr, "no state given: give the state files that hold the objects (- reads standard input); "+
+			"without one every object would be an orphan")
+	case countOf(states, "-") > 1:
+		return fail(stderr, "- (standard input) is given %d times; it can be read once", countOf(states, "-"))
+	case *format != "table" && *format != "json":
+		return fail(stderr, "invalid --format %q: use table or json", *format)
+	case !slices.Contains(platformNames, *platformName):
+		return fail(stderr, "invalid --platform %q: use %s", *platformName, strings.Join(platformNames, " or "))
+	}
+	minAge, err := retention.ParseDuration(*olderThan)
+	if err != nil {
+		return fail(stderr, "invalid --older-than: %v", err)
+	}
+	if minAge < 0 {
+		return fail(stderr, "invalid --older-than %q: must not be negative", *olderThan)
+	}
+	now := time.Now
+	if env.Now != nil {
+		now = env.Now
+	}
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+
+	// Every state is read before anything is asked of the platform.
+	held := NewHeld()
+	for _, name := range states {
+		if err := held.ReadFile(name, env.Stdin); err != nil {
+			return fail(stderr, "%v", err)
+		}
+	}
+	for _, s := range held.States {
+		if s.Resources == 0 {
+			note(stderr, "%s holds no sbx resources; every object in scope that no other state holds is an orphan", s.Name)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(held.Platforms)) {
+		if p != *platformName {
+			note(stderr, "the states record %d sandboxes or snapshots on %s, and this run checks %s (--platform)", held.Platforms[p], p, *platformName)
+		}
+	}
+
+	plat, err := connect(ctx, *platformName, env.Version, getenv)
+	if err != nil {
+		return fail(stderr, "%v", err)
+	}
+	defer closePlatform(plat)
+	inv, ok := plat.(platform.Inventory)
+	if !ok {
+		return fail(stderr, "%s cannot list the objects the provider made there", plat.Name())
+	}
+	list, err := inv.ListManaged(ctx)
+	if err != nil {
+		return fail(stderr, "listing what the provider made on %s: %v", plat.Name(), err)
+	}
+	scope := Scope{Owner: *owner, AnyOwner: !ownerSet, OlderThan: minAge, Now: now()}
+	rep := Report{Platform: plat.Name(), Scope: scope, States: held.States, Unchecked: list.Unchecked,
+		Result: Find(list.Objects, held, scope), Delete: *del}
+	if *del && len(rep.Result.Orphans) > 0 {
+		rep.Removals = Remove(ctx, inv, rep.Result.Orphans)
+	}
+
+	if *format == "json" {
+		err = WriteJSON(env.Stdout, rep)
+	} else {
+		err = WriteTable(env.Stdout, rep)
+	}
+	if err != nil {
+		return fail(stderr, "writing the report: %v", err)
+	}
+	failed := 0
+	for _, r := range rep.Removals {
+		if r.Outcome == Failed {
+			failed++
+			_, _ = fmt.Fprintf(stderr, "orphans: could not remove %s %s: %v\n", r.Object.Kind, r.Object.ID, r.Err)
+		}
+	}
+	switch {
+	case failed > 0:
+		return ExitError
+	case len(rep.Result.Orphans) > 0:
+		return ExitOrphans
+	}
+	return ExitClean
+}
+
+func countOf(list []string, s string) int {
+	n := 0
+	for _, v := range list {
+		if v == s {
+			n++
+		}
+	}
+	return n
+}
+
+// parseInterspersed accepts flags before and after the state arguments
+// (`orphans a.tfstate --owner ci`); the flag package alone stops at the
+// first argument that is not a flag.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+func note(stderr io.Writer, format string, a ...any) {
+	_, _ = fmt.Fprintf(stderr, "orphans: note: "+format+"\n", a...) // a lost note changes nothing
+}
+
+func fail(stderr io.Writer, format string, a ...any) int {
+	_, _ = fmt.Fprintf(stderr, "orphans: "+format+"\n", a...) // nowhere left to report a failed write
+	return ExitError
+}
