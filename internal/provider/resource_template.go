@@ -2,6 +2,9 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -88,25 +91,50 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox template: the image sandboxes start from, built from a Dockerfile and a " +
 			"build context, or adopted from a prebuilt image. On Docker it is a local image tagged " +
-			"`sbx/<name>:latest`; that tag is the template's id and stays the same across rebuilds.\n\n" +
+			"`sbx/<name>:latest`; that tag is the template's id and stays the same across rebuilds. The id is " +
+			"known at plan time there, so a template recreated under the same name (removed outside Terraform, " +
+			"say) replaces no sandbox made from it.\n\n" +
 			"A change to `dockerfile`, to any file under `context_dir` (tracked through `context_hash`), " +
 			"`start_cmd`, `ready_cmd`, `cpu_count`, `memory_mb`, `disk_mb` or `labels` is a **rebuild**: an in-place " +
 			"update where the platform keeps the template id across builds (Docker), a replacement elsewhere.\n\n" +
+			"**What the provider owns.** The provider removes only images it built: a template's builds (on a " +
+			"rebuild, the build the tag moves away from) and, for an adopted `image`, the thin image it made on top " +
+			"of it, never the adopted image itself. A create never takes over an existing object by name: when " +
+			"`sbx/<name>:latest` already exists and this create did not make it (an image made by hand, another " +
+			"Terraform state's template, one a killed apply left behind), the create fails, names the image and " +
+			"says how to import it, and leaves it untouched. A build that fails removes the intermediate images it " +
+			"made (never its `FROM` image).\n\n" +
 			"**Import.** A template is imported by its id (`sbx/<name>:latest` on Docker). The platform keeps the " +
 			"built image, not the Dockerfile or the build context it came from, so an imported *built* template has " +
 			"no `dockerfile`, `context_dir` or `context_hash` in state, and the first plan after the import shows an " +
 			"in-place rebuild from the configured Dockerfile (the id stays the same). Plans after that apply are empty. " +
 			"An imported *adopted* template (`image`) plans empty at once. `start_cmd`, `ready_cmd`, `cpu_count` " +
-			"and `memory_mb` are read back where the platform records them (Docker keeps them on the image).",
+			"and `memory_mb` are read back where the platform records them (Docker keeps them on the image). " +
+			"An object the provider made as something else (on Docker, a snapshot's image id) is an import error " +
+			"naming what it is and the resource type to import it as.\n\n" +
+			"**Importing an image the provider did not build.** On Docker any other image reference (`my-agent:1.2`, " +
+			"an image id) imports as the image itself: `id` and `image` are set to that reference, and `name` to the " +
+			"last component of its repository (`registry/team/my-agent:1.2` gives `my-agent`; for an image id, that " +
+			"of the first of the image's tags in sort order). A configuration with `image` equal to the import id " +
+			"and that `name` plans no change; another `name` is an in-place update of the state only (the name does nothing on the platform for such a " +
+			"template). `labels` are not read from such an image. A change of any build input (`start_cmd`, `labels`, " +
+			"...) or of `image` replaces it with a template the provider builds from the image (`sbx/<name>:latest`). " +
+			"The provider never removes or changes the imported image: destroying (or replacing) the template removes " +
+			"it from the state only, with a warning that the image was left in place. The same holds for a " +
+			"`sbx/<name>:latest` image the provider did not build: destroy leaves it, and a rebuild moves the tag to " +
+			"the new build and leaves that image on the engine, untagged.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("template"),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the template: lowercase letters and digits, optionally separated by " +
 					"single `.`, `_` or `-`, at most 128 characters (`" + templateNamePattern + "`). " +
-					"On Docker the template's id is `sbx/<name>:latest`. Changing it replaces the template.",
-				Required:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{templateNameValidator{}},
+					"On Docker the template's id is `sbx/<name>:latest`. Changing it replaces the template, except " +
+					"for an imported image the provider did not build, whose name is recorded in state only.",
+				Required: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameRequiresReplace,
+					"Changing the name replaces the template, unless it is an imported image the provider did not build.",
+					"Changing the name replaces the template, unless it is an imported image the provider did not build.")},
+				Validators: []validator.String{templateNameValidator{}},
 			},
 			"dockerfile": schema.StringAttribute{
 				MarkdownDescription: "The Dockerfile's **content** (not its path), e.g. `file(\"${path.module}/Dockerfile\")`. " +
@@ -228,7 +256,13 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	spec.Marks = platform.NewMarks(r.owner)
 	tpl, err := r.platform.Templates().Create(ctx, spec)
-	if err != nil {
+	var notOwned *platform.NotOwnedError
+	switch {
+	case errors.As(err, &notOwned):
+		// The platform's own words: what holds the name, and how to import it.
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Template name already taken", err.Error())
+		return
+	case err != nil:
 		addPlatformError(&resp.Diagnostics, "build", "template", spec.Name, err)
 		return
 	}
@@ -242,13 +276,32 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := readAfterImport(ctx, req, resp)
 	id := state.ID.ValueString()
+	if importing {
+		// Not found ends the import ("cannot import non-existent remote
+		// object"); anything else, e.g. an object of another kind, is an
+		// import error in the platform's words.
+		tpl, err := r.platform.Templates().Get(ctx, id)
+		if platform.IsNotFound(err) {
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot import "+strconv.Quote(id)+" as sbx_template", err.Error())
+			return
+		}
+		state.applyRead(tpl, true)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		endImport(ctx, resp)
+		return
+	}
 	tpl, ok := readOrForget(ctx, resp, "template", id, r.platform.Templates().Get,
 		func(diags *diag.Diagnostics) { addGoneWarning(diags, "template", id) })
 	if !ok {
 		return
 	}
-	state.applyRead(tpl)
+	state.applyRead(tpl, false)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -303,14 +356,26 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	err := r.platform.Templates().Delete(ctx, state.ID.ValueString())
-	if err != nil && !platform.IsNotFound(err) {
-		addPlatformError(&resp.Diagnostics, "delete", "template", state.ID.ValueString(), err)
+	id := state.ID.ValueString()
+	err := r.platform.Templates().Delete(ctx, id)
+	var notOwned *platform.NotOwnedError
+	switch {
+	case errors.As(err, &notOwned):
+		// Not the provider's to remove: the template leaves the state only.
+		resp.Diagnostics.AddWarning("Template image left in place",
+			fmt.Sprintf("The template %q was removed from the Terraform state, but its image was left in place because "+
+				"the provider did not build it (%s). Remove the image yourself if nothing needs it any more.", id, notOwned.Detail))
+	case err != nil && !platform.IsNotFound(err):
+		addPlatformError(&resp.Diagnostics, "delete", "template", id, err)
 	}
 }
 
+// ImportState takes the template's id (on Docker `sbx/<name>:latest`, or any
+// image reference for an image the provider did not build) and marks the
+// state as imported, so the first Read fills in what only an import lacks.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, []byte("true"))...)
 }
 
 // templateSpecFrom turns a plan into what the platform builds.
@@ -338,17 +403,37 @@ func (m *templateModel) applyBuild(t *platform.Template) {
 	m.CreatedAt = timeStringOrNull(t.CreatedAt)
 }
 
+// templateIsForeign reports whether a template in state is an image the
+// provider did not build, imported by its own reference: its id is the image
+// reference it was imported by, which is also its `image`. (A template the
+// provider adopts from an image has its own id, `sbx/<name>:latest` on Docker.)
+func templateIsForeign(m templateModel) bool {
+	return isSet(m.Image) && isSet(m.ID) && m.ID.ValueString() == m.Image.ValueString()
+}
+
+// templateNameRequiresReplace: a new name is a new template, except for an
+// imported image the provider did not build, whose name nothing on the
+// platform carries: it changes in state only.
+func templateNameRequiresReplace(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	var state templateModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.RequiresReplace = !templateIsForeign(state)
+}
+
 // applyRead refreshes what the platform knows. The build inputs (dockerfile,
 // context_dir, context_hash) are not stored on the platform and keep their
 // state values; name, commands and sizes fill in after an import where the
 // platform reports them (an empty or zero value means it does not).
-func (m *templateModel) applyRead(t *platform.Template) {
-	// After an import nothing is configured yet (no name): every size the
-	// platform reports fills in. Otherwise an unset size stays null, so a
-	// platform that reports its default size (E2B) shows no diff.
-	importing := m.Name.IsNull()
+//
+// An image the provider did not build, read by its own reference (its Image
+// is its ID), is the template as it is: on import its name and image are
+// what the platform derives from the reference, later Reads keep the name
+// the configuration gave it, and its labels are never read back (they are
+// the image's own, not labels the provider put there).
+func (m *templateModel) applyRead(t *platform.Template, importing bool) {
+	foreign := t.Image != "" && t.Image == t.ID
 	m.ID = types.StringValue(t.ID)
-	if t.Name != "" {
+	if t.Name != "" && (importing || !foreign) {
 		m.Name = types.StringValue(t.Name)
 	}
 	if t.Image != "" {
@@ -361,6 +446,9 @@ func (m *templateModel) applyRead(t *platform.Template) {
 	if t.ReadyCmd != "" {
 		m.ReadyCmd = types.StringValue(t.ReadyCmd)
 	}
+	// After an import nothing is configured yet: every size the platform
+	// reports fills in. Otherwise an unset size stays null, so a platform
+	// that reports its default size (E2B) shows no diff.
 	if t.CPUCount > 0 && (importing || !m.CPUCount.IsNull()) {
 		m.CPUCount = types.Int64Value(t.CPUCount)
 	}
@@ -370,5 +458,7 @@ func (m *templateModel) applyRead(t *platform.Template) {
 	m.BuildID = types.StringValue(t.BuildID)
 	m.Status = types.StringValue(t.Status)
 	m.CreatedAt = timeStringOrNull(t.CreatedAt)
-	m.Labels = mapToTF(platform.UserLabels(t.Labels), m.Labels)
+	if !foreign {
+		m.Labels = mapToTF(platform.UserLabels(t.Labels), m.Labels)
+	}
 }

@@ -68,7 +68,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			return
 		}
 		if changes := templateRebuildChanges(plan, state); len(changes) > 0 {
-			if r.platform.Capabilities().TemplateRebuildInPlace {
+			// An image the provider did not build is never built over: a
+			// changed input makes a template of the provider's own.
+			if r.platform.Capabilities().TemplateRebuildInPlace && !templateIsForeign(state) {
 				// Same id, new build: what the build produces is unknown until it runs.
 				plan.BuildID = types.StringUnknown()
 				plan.Status = types.StringUnknown()
@@ -79,6 +81,12 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	if req.State.Raw.IsNull() && r.platform != nil {
+		// A create (also the create half of a replacement): where the id
+		// follows from the name, plan it known, so a template recreated
+		// under its name changes no template_id downstream.
+		planKnownID(ctx, r.platform, "template", plan.Name, resp)
+	}
 }
 
 // templatePlannedHash is the content hash of the planned build input: null

@@ -56,9 +56,11 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 		tflog.Debug(ctx, "docker build: "+line, map[string]any{"template": name})
 	})
 	if err := log.err(name); err != nil {
+		removeFailedBuild(ctx, api, name, log.made)
 		return "", err
 	}
 	if readErr != nil {
+		removeFailedBuild(ctx, api, name, log.made)
 		return "", fmt.Errorf("building template %q: %w", name, readErr)
 	}
 	// The tag is the authority on what the build produced.
@@ -67,6 +69,26 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 		return "", fmt.Errorf("building template %q: the build finished but %s cannot be read: %w", name, ref, err)
 	}
 	return img.ID, nil
+}
+
+// removeFailedBuild removes the images a failed build committed (made, as
+// buildLog collected them: never its base image), newest first, each on its
+// own: a parent is never pruned along with it, so nothing the build did not
+// make can go. An image that has a tag, or that the engine refuses to remove
+// (a child of it exists), stays. It runs on a fresh context, so a build
+// cancelled by a timeout still cleans up.
+func removeFailedBuild(ctx context.Context, api *client.Client, name string, made []string) {
+	cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), helperCleanupTimeout)
+	defer cancel()
+	for i := len(made) - 1; i >= 0; i-- {
+		img, err := api.ImageInspect(cleanup, made[i])
+		if err != nil || len(img.RepoTags) > 0 {
+			continue
+		}
+		if _, err := api.ImageRemove(cleanup, img.ID, image.RemoveOptions{PruneChildren: false}); err != nil {
+			tflog.Debug(ctx, "keeping an image of a failed build: "+err.Error(), map[string]any{"template": name, "image": img.ID})
+		}
+	}
 }
 
 // escapeDirectiveRE finds a Dockerfile parser directive that changes the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -21,14 +22,32 @@ type buildMessage struct {
 	Aux json.RawMessage `json:"aux"`
 }
 
+// stepResultRE is the line the legacy builder prints when a step has
+// produced an image: " ---> 3f2a1b0c9d8e". (" ---> Running in <container>"
+// and " ---> Using cache" do not match.)
+var stepResultRE = regexp.MustCompile(`^ ---> ([0-9a-f]{12,64})$`)
+
 // buildLog follows a build's output: the step being run, the last lines
-// printed, the resulting image ID, and the error if the build failed.
+// printed, the images the build made, the resulting image ID, and the error
+// if the build failed.
 type buildLog struct {
 	step    string   // "Step 3/5 : RUN ..." of the step last started
 	tail    []string // the last buildTailLines complete lines
 	partial string   // output not yet ended by a newline
 	imageID string
 	failure string
+
+	// made lists, oldest first, the (short) ids of the images this build
+	// committed, one per step that produced one. The legacy builder
+	// without a cache commits every step, so a failed build leaves these
+	// behind. A FROM step's first result is the base image, which is not
+	// the build's: a user's image or another template.
+	made []string
+	// fromStep is true while the step being run is a FROM; stepResults
+	// counts the results it printed so far (build triggers of the base,
+	// ONBUILD, print theirs after the base's).
+	fromStep    bool
+	stepResults int
 }
 
 // add takes one message and returns the complete lines it finished, for the
@@ -47,9 +66,7 @@ func (l *buildLog) add(m buildMessage) []string {
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
-			if strings.HasPrefix(line, "Step ") {
-				l.step = line
-			}
+			l.follow(line)
 			lines = append(lines, line)
 		}
 		l.tail = append(l.tail, lines...)
@@ -70,6 +87,39 @@ func (l *buildLog) add(m buildMessage) []string {
 		l.failure = m.Error
 	}
 	return lines
+}
+
+// follow notes the step a line starts, or the image a step produced.
+func (l *buildLog) follow(line string) {
+	if strings.HasPrefix(line, "Step ") {
+		l.step = line
+		l.fromStep = stepInstruction(line) == "FROM"
+		l.stepResults = 0
+		return
+	}
+	m := stepResultRE.FindStringSubmatch(line)
+	if m == nil {
+		return
+	}
+	l.stepResults++
+	if l.fromStep && l.stepResults == 1 {
+		return // the base image
+	}
+	l.made = append(l.made, m[1])
+}
+
+// stepInstruction is the instruction of a step line, upper case:
+// "Step 2/5 : copy a /a" is "COPY".
+func stepInstruction(line string) string {
+	_, rest, ok := strings.Cut(line, " : ")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	return strings.ToUpper(fields[0])
 }
 
 // read consumes a whole build output stream, calling logLine for every line.
