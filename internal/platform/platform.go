@@ -22,9 +22,9 @@ type Platform interface {
 
 // TemplateService builds and manages templates, the images sandboxes start from.
 type TemplateService interface {
-	// Create builds (or adopts) a template. When the platform finds a template
-	// the provider made earlier under the same name, it reuses it rather than
-	// making a second one.
+	// Create builds a template (from spec.Image, an image it does not own).
+	// A template of the name this create did not make (spec.Marks) is a
+	// NotOwnedError, never reused: see Marks.MadeBy.
 	Create(ctx context.Context, spec TemplateSpec) (*Template, error)
 	// Rebuild builds a new version of an existing template, keeping its id.
 	// Only called when Capabilities().TemplateRebuildInPlace is true.
@@ -34,6 +34,8 @@ type TemplateService interface {
 	// templates this provider manages.
 	List(ctx context.Context, filter TemplateFilter) ([]Template, error)
 	// Delete removes a template; a template already gone is not an error.
+	// An image the provider did not build is never removed: Delete returns a
+	// NotOwnedError for it, and the resource keeps it with a warning.
 	Delete(ctx context.Context, id string) error
 }
 

@@ -134,6 +134,20 @@ resource "sbx_sandbox" "s" {
 `, name),
 			PlanOnly:    true,
 			ExpectError: sandboxAccErr(fmt.Sprintf(`Another sbx_sandbox in this configuration also has name = "%s"`, name)),
+		}, {
+			Config: fmt.Sprintf(`
+resource "sbx_template" "a" {
+  name       = %q
+  dockerfile = "FROM scratch\nLABEL a=1\n"
+}
+
+resource "sbx_template" "b" {
+  name       = %q
+  dockerfile = "FROM scratch\nLABEL b=1\n"
+}
+`, name, name),
+			PlanOnly:    true,
+			ExpectError: sandboxAccErr(fmt.Sprintf(`Another sbx_template in this configuration also has name = "%s"`, name)),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			if _, err := acctest.DockerClient(t).VolumeInspect(context.Background(), name); err == nil {

@@ -55,6 +55,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if r.platform != nil {
 		templateCheckCapabilities(r.platform.Name(), r.platform.Capabilities(), plan, &resp.Diagnostics)
 		templateCheckSpec(ctx, r.platform, plan, &resp.Diagnostics)
+		checkUniqueName(r.names, req, resp, "sbx_template", "template", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	}
 	plan.ContextHash = templatePlannedHash(plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
