@@ -92,35 +92,43 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 // snapshotBaseSchema is sbx_snapshot without its retention attributes.
 func snapshotBaseSchema(ctx context.Context) schema.Schema {
 	replaceString := []planmodifier.String{stringplanmodifier.RequiresReplace()}
-	// The source replaces the snapshot when it changes, but not when it
-	// is first filled in after an import on a platform that does not report
-	// a snapshot's source: ModifyPlan checks that case against the platform.
-	replaceSource := []planmodifier.String{stringplanmodifier.RequiresReplaceIf(snapshotSourceChanged,
-		"Changing the source replaces the snapshot.", "Changing the source replaces the snapshot.")}
+	// The source never replaces an existing snapshot by changing: ModifyPlan
+	// keeps it (resource_snapshot_source.go).
 	return schema.Schema{
 		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (and memory, where the platform " +
 			"can) or of a volume's contents. Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
 			"`sbx_volume.from_snapshot_id`: restoring always makes a **new** object.\n\n" +
-			"On Docker a sandbox snapshot is a `docker commit` of the container and a volume snapshot is an " +
-			"archive of the volume imported as an image; the id is the image id (`sha256:...`). Every argument " +
-			"replaces the snapshot when changed. Where the platform cannot delete snapshots, destroying one " +
+			"On Docker a sandbox snapshot is a `docker commit` of the container, written anew as an image that keeps " +
+			"no value of the sandbox's `env` (the variables stay, blank), no record of the container and none of its " +
+			"ownership labels, and shares its layers with the sandbox's image (no parent link: a snapshot can be deleted " +
+			"while later snapshots of boxes restored from it remain). A volume snapshot is an archive of the volume " +
+			"imported as an image. The id is the image id (`sha256:...`). Where the platform cannot delete snapshots, destroying one " +
 			"removes it from state with a warning giving the date the platform expires it.\n\n" +
-			"**Import.** By id. `ttl` is not recoverable from the platform and stays null after an import. Where the " +
+			"**A snapshot is a checkpoint.** A change or loss of its source never replaces it: when `sandbox_id` or " +
+			"`volume_id` changes (another box, or the box replaced or deleted outside Terraform, so its id is known only " +
+			"after apply), the snapshot is kept with the data it holds, the source it was taken of stays in state, and " +
+			"the plan warns. To take a new snapshot when the source changes, add a new resource, run " +
+			"`terraform apply -replace`, or add `lifecycle { replace_triggered_by = [sbx_sandbox.<name>.id] }`. " +
+			"`replace_triggered_by` sees a box Terraform replaces; a box deleted outside Terraform is created anew, which " +
+			"it does not see: point it at a `terraform_data` whose `triggers_replace` is the box's id instead. Switching " +
+			"between `sandbox_id` and `volume_id`, and changing any other argument, replaces the snapshot.\n\n" +
+			"**Import.** By id; an id that is not a snapshot (a template image, another image, a sandbox) is an import " +
+			"error saying what it is. `ttl` is not recoverable from the platform and stays null after an import. Where the " +
 			"platform does not report which sandbox or volume a snapshot came from (E2B), the configured `sandbox_id` is " +
-			"confirmed with the platform on the first plan and recorded in place; a source it does not confirm plans a replacement.",
+			"recorded in place on the first plan, with a warning when the platform does not confirm it.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("snapshot"),
 			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "Id of the sandbox to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
-					"must be set. Changing it replaces the snapshot.",
-				Optional:      true,
-				PlanModifiers: replaceSource,
+				MarkdownDescription: "Id of the sandbox to snapshot (on Docker its name works too, and is kept as " +
+					"written). Exactly one of `sandbox_id` and `volume_id` must be set. Changing it does not replace an " +
+					"existing snapshot: it keeps the sandbox it was taken of, with a plan warning (see above).",
+				Optional: true,
 			},
 			"volume_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the volume to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
-					"must be set. Changing it replaces the snapshot.",
-				Optional:      true,
-				PlanModifiers: replaceSource,
+					"must be set. Changing it does not replace an existing snapshot: it keeps the volume it was taken " +
+					"of, with a plan warning (see above).",
+				Optional: true,
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the snapshot, for finding it again (e.g. with the `sbx_snapshot` " +
@@ -297,21 +305,26 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
+// ImportState checks that the id is a snapshot first, so the id of anything
+// else (a template's image, a sandbox) is an error saying what it is, not a
+// "non-existent remote object".
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.platform != nil {
+		if _, err := r.platform.Snapshots().Get(ctx, req.ID); err != nil {
+			resp.Diagnostics.AddError("Cannot import snapshot "+req.ID, fmt.Sprintf("%s: %s", r.platform.Name(), err))
+			return
+		}
+	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
 
 // applySnapshot records what the platform reports, per its capability row:
-// what it does not report (creation time, size) is null. The source ids fill
-// in after an import; ttl is not reported back and keeps its state value.
+// what it does not report (creation time, size) is null. The source ids are
+// kept as planned or stored and fill in only after an import; ttl is not
+// reported back and keeps its state value.
 func (m *snapshotModel) applySnapshot(caps platform.Capabilities, s *platform.Snapshot) {
 	m.ID = types.StringValue(s.ID)
-	if s.SandboxID != "" {
-		m.SandboxID = types.StringValue(s.SandboxID)
-	}
-	if s.VolumeID != "" {
-		m.VolumeID = types.StringValue(s.VolumeID)
-	}
+	keepSourceFromState(m, s)
 	switch {
 	case s.Name != "":
 		m.Name = types.StringValue(s.Name)

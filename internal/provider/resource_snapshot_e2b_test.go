@@ -128,10 +128,10 @@ resource "sbx_snapshot" "s" {
 }
 
 // E2B does not say which box a snapshot came from, so an imported snapshot
-// has no sandbox_id in state. Importing it with the right sandbox_id must
-// not plan its destruction: the platform confirms the source (snapshots
-// listed by sandbox) and the plan only records it. A source the platform
-// does not confirm still plans a replacement.
+// has no sandbox_id in state. Importing it must never plan its
+// destruction: the configured sandbox_id is recorded in place, whether the
+// platform confirms it (snapshots listed by sandbox) or not (then with a
+// warning): a snapshot is a checkpoint, and replacing it would delete its data.
 func TestAccSnapshotE2BImportKeepsSource(t *testing.T) {
 	e2bAccSkipUnlessAcc(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
@@ -168,12 +168,12 @@ import {
 			{Config: boxes + e2bSnapshotOf("b"), Check: oneSnapshot},
 			{Config: forgotten, Check: oneSnapshot},
 			{
-				// A source the platform does not confirm: replacing is honest.
+				// A source the platform does not confirm: recorded, not replaced.
 				Config:             imported("other"),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sbx_snapshot.s", plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectResourceAction("sbx_snapshot.s", plancheck.ResourceActionUpdate),
 				}},
 			},
 			{

@@ -6,10 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -24,7 +21,9 @@ func (r *snapshotResource) ConfigValidators(_ context.Context) []resource.Config
 }
 
 // ModifyPlan rejects snapshots the platform cannot take, plans the kind the
-// snapshot will have, and warns when a destroy can only forget the snapshot.
+// snapshot will have, keeps an existing snapshot's source (a changed or lost
+// source never replaces it: resource_snapshot_source.go), and warns when a
+// destroy can only forget the snapshot.
 func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if r.platform == nil {
 		return
@@ -60,7 +59,7 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		resp.RequiresReplace.Append(r.unconfirmedSources(ctx, config, *state, &resp.Diagnostics)...)
+		resp.RequiresReplace.Append(r.snapshotSourcePlan(ctx, config, *state, &plan, &resp.Diagnostics)...)
 	}
 	snapshotPlanRetention(&plan, state, r.platform.Name(), r.retention.orDefault(), &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
@@ -136,39 +135,4 @@ func snapshotPlannedKind(plan snapshotModel) types.String {
 	default:
 		return types.StringValue(string(platform.SnapshotFilesystem))
 	}
-}
-
-// snapshotSourceChanged replaces the snapshot when its source changes. A
-// source missing from state (an import on a platform that does not report
-// which sandbox or volume a snapshot came from) is not a change by itself:
-// ModifyPlan confirms it with the platform instead (unconfirmedSources).
-func snapshotSourceChanged(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = !req.StateValue.IsNull()
-}
-
-// unconfirmedSources lists the sources the configuration names that state
-// does not know yet and the platform does not confirm. A confirmed one is
-// simply recorded (an in-place update), so importing a snapshot never plans
-// to destroy it just because the platform could not say where it came from.
-func (r *snapshotResource) unconfirmedSources(ctx context.Context, config, state snapshotModel, diags *diag.Diagnostics) path.Paths {
-	var out path.Paths
-	check := func(p path.Path, configured, recorded types.String, filter platform.SnapshotFilter) {
-		if !recorded.IsNull() || configured.IsNull() || configured.IsUnknown() {
-			return
-		}
-		found, err := r.platform.Snapshots().List(ctx, filter)
-		if err != nil {
-			addPlatformError(diags, "list", "snapshots", "", err)
-			return
-		}
-		for _, s := range found {
-			if s.ID == state.ID.ValueString() {
-				return
-			}
-		}
-		out = append(out, p)
-	}
-	check(pathSnapshotSandboxID, config.SandboxID, state.SandboxID, platform.SnapshotFilter{SandboxID: config.SandboxID.ValueString()})
-	check(path.Root("volume_id"), config.VolumeID, state.VolumeID, platform.SnapshotFilter{VolumeID: config.VolumeID.ValueString()})
-	return out
 }

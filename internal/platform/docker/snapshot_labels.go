@@ -14,6 +14,11 @@ import (
 // cannot set as labels (line breaks).
 const labelUserLabels = platform.LabelPrefix + "user_labels"
 
+// kindSnapshotCommit is the kind of the intermediate image a sandbox
+// snapshot is committed to before the snapshot image is written from it
+// (see commitSandbox); it is never a snapshot.
+const kindSnapshotCommit = "snapshot-commit"
+
 // Snapshot id prefixes: every snapshot image is tagged, so it is never
 // dangling and "docker image prune" leaves it alone.
 const (

@@ -42,22 +42,32 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	} else {
 		id, err = snapshotVolume(ctx, s.api, spec)
 	}
-	if err != nil {
+	if id == "" {
 		return nil, err
 	}
-	return s.Get(ctx, id)
+	// Made, even if a cleanup after failed: the caller must learn of it.
+	snap, getErr := s.Get(ctx, id)
+	if snap == nil {
+		return nil, errors.Join(err, getErr)
+	}
+	return snap, err
 }
 
 // Get reads a snapshot. An image that is not one of the provider's
-// snapshots is reported as not found.
+// snapshots is reported as not found, saying what it is instead (as is an
+// id that names a sandbox or a volume).
 func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, error) {
 	img, err := s.api.ImageInspect(ctx, id)
-	if err != nil {
+	if cerrdefs.IsNotFound(err) {
+		return nil, describeMissingImage(ctx, s.api, id)
+	} else if err != nil {
 		return nil, wrapErr("snapshot", id, err)
 	}
 	snap, ok := toSnapshot(img)
 	if !ok {
-		return nil, &platform.NotFoundError{Kind: "snapshot", ID: id}
+		e := describeImage(img)
+		e.id = id
+		return nil, e
 	}
 	return snap, nil
 }
@@ -113,8 +123,10 @@ func sortSnapshots(list []platform.Snapshot) {
 // Delete removes a snapshot image and its tag. A snapshot already gone, or
 // an image that is not one of the provider's snapshots, is left alone and
 // reported as deleted. Nothing is forced: while sandboxes were created from
-// the snapshot, or later snapshots build on it, Docker keeps the image, and
-// Delete returns a ConflictError naming them.
+// the snapshot (or, for snapshots taken before snapshot images were
+// written without a parent link, later snapshots build on it), Docker keeps
+// the image, and Delete returns a ConflictError naming them. Layers a later
+// snapshot shares stay on the engine for it.
 func (s *snapshots) Delete(ctx context.Context, id string) error {
 	img, err := s.api.ImageInspect(ctx, id)
 	if cerrdefs.IsNotFound(err) {
