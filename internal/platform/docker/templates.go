@@ -132,8 +132,8 @@ func (s *templates) adopt(ctx context.Context, id string, spec platform.Template
 // it is a build the provider made of the template called name. Anything
 // else that held the tag (an image a user made, or tagged there by hand) is
 // not the provider's to remove: it stays, untagged. A sandbox may still run
-// an old build or a snapshot be made from it; then the engine refuses and
-// the image stays, which is what should happen.
+// an old build; then the engine refuses and the image stays, which is what
+// should happen. (Snapshots do not hold it: their images have no parent link.)
 func (s *templates) removeOldBuild(ctx context.Context, old image.InspectResponse, name string) {
 	labels := imageLabels(old)
 	if !isTemplateBuild(labels, name) {

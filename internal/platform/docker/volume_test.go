@@ -248,7 +248,8 @@ func TestVolumeSnapshotRestore(t *testing.T) {
 	}
 
 	dst := helperTestName("vol-dst")
-	restored := volumeTestCreate(t, vols, platform.VolumeSpec{Name: dst, FromSnapshotID: snap.ID})
+	marks := platform.NewMarks("")
+	restored := volumeTestCreate(t, vols, platform.VolumeSpec{Name: dst, FromSnapshotID: snap.ID, Marks: marks})
 	if restored.FromSnapshotID != snap.ID {
 		t.Fatalf("restored volume from_snapshot_id = %q", restored.FromSnapshotID)
 	}
@@ -257,12 +258,15 @@ func TestVolumeSnapshotRestore(t *testing.T) {
 		t.Fatalf("restored volume holds\n%+v\nwant\n%+v", got, want)
 	}
 
-	// Found again with the same snapshot; a different one is a conflict.
-	if again, err := vols.Create(ctx, platform.VolumeSpec{Name: dst, FromSnapshotID: snap.ID}); err != nil || again.ID != dst {
+	// Found again by the create that made it (retried); any other create of
+	// the name is refused, with or without the snapshot.
+	if again, err := vols.Create(ctx, platform.VolumeSpec{Name: dst, FromSnapshotID: snap.ID, Marks: marks}); err != nil || again.ID != dst {
 		t.Fatalf("Create again = %+v, %v", again, err)
 	}
-	if _, err := vols.Create(ctx, platform.VolumeSpec{Name: dst}); !errors.Is(err, platform.ErrConflict) {
-		t.Fatalf("Create of %s without the snapshot = %v, want a conflict", dst, err)
+	for _, from := range []string{snap.ID, ""} {
+		if _, err := vols.Create(ctx, platform.VolumeSpec{Name: dst, FromSnapshotID: from}); !errors.Is(err, platform.ErrConflict) {
+			t.Fatalf("another Create of %s (from %q) = %v, want a conflict", dst, from, err)
+		}
 	}
 
 	// A snapshot id that does not exist leaves no volume behind.
