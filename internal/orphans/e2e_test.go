@@ -155,29 +155,7 @@ type e2e struct {
 
 func newE2E(t *testing.T, tf string) *e2e {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	binDir := t.TempDir()
-	bin := filepath.Join(binDir, "terraform-provider-sbx")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	cliConfig := filepath.Join(t.TempDir(), "terraformrc")
-	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"sbxhq/sbx\" = %q\n  }\n  direct {}\n}\n", binDir)
-	if err := os.WriteFile(cliConfig, []byte(rc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := make([]string, 0, len(os.Environ())+3)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") && !strings.HasPrefix(kv, "TF_LOG") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	bin, env := acctest.ProviderBinary(t)
 	return &e2e{t: t, tf: tf, bin: bin, dir: t.TempDir(), env: env}
 }
 
