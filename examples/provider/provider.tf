@@ -21,3 +21,11 @@ provider "sbx" {
     host = "ssh://builder@build-host.internal"
   }
 }
+
+# Every object this configuration creates is marked as owned by "ci-agents",
+# so `terraform-provider-sbx orphans --owner ci-agents` finds what a killed
+# apply left behind that no state holds.
+provider "sbx" {
+  alias = "ci"
+  owner = "ci-agents"
+}

@@ -43,3 +43,21 @@ resource "sbx_volume" "work_restored" {
   name             = "agent-work-restored"
   from_snapshot_id = sbx_snapshot.work.id
 }
+
+# A snapshot is a checkpoint: when its box is replaced or lost, the plan keeps
+# the snapshot (with a warning) instead of replacing it. To take a fresh
+# checkpoint of every new box instead, trigger the replacement explicitly.
+# terraform_data sees a new box id even when the old box was deleted outside
+# Terraform, which replace_triggered_by on the box alone does not.
+resource "terraform_data" "agent_box" {
+  triggers_replace = sbx_sandbox.agent.id
+}
+
+resource "sbx_snapshot" "latest" {
+  sandbox_id = sbx_sandbox.agent.id
+  name       = "agent-latest"
+
+  lifecycle {
+    replace_triggered_by = [terraform_data.agent_box]
+  }
+}
