@@ -94,9 +94,12 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 			"id": idAttribute("sandbox"),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the sandbox on the platform (1–63 characters: letters, digits, `_`, `.`, `-`; " +
-					"starting with a letter or digit). When omitted the platform picks one. The provider labels the box " +
-					"with this name, so a create that was interrupted (timeout, crash, lost connection) is found again by " +
-					"it on the next apply instead of making a second box: set it when you rely on that. Changing it replaces the sandbox.",
+					"starting with a letter or digit). When omitted the platform picks one. A box is never taken over by its " +
+					"name: on Docker, which keeps container names unique, a container of this name that this create did not " +
+					"make (another state's, one made by hand or left by a killed apply) fails the create, naming the import " +
+					"command, and a `create_before_destroy` replacement cannot work; on E2B a name is only a label, so the " +
+					"new box of a `create_before_destroy` replacement is made beside the old one. Two sandboxes of one " +
+					"configuration with the same name are a plan-time error. Changing it replaces the sandbox.",
 				Optional: true,
 				Computed: true,
 				PlanModifiers: []planmodifier.String{

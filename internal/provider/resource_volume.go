@@ -59,13 +59,17 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A persistent volume that outlives the sandboxes mounting it (`sbx_sandbox.volume_mount`): " +
 			"a Docker volume, or a volume on E2B, Daytona, Fly.io or Modal. Volumes that already exist import by id " +
-			"(on Docker, the volume's name).",
+			"(on Docker, the volume's name). Importing is how a volume made elsewhere comes under Terraform on " +
+			"purpose: from then on the configuration owns it, and `terraform destroy` deletes it and its data like " +
+			"a volume it created. A create never takes over an existing volume of its name (another state's, " +
+			"one made by hand, or one a killed apply left): it fails and names the import command.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("volume"),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the volume (up to 255 characters: letters, digits, `_`, `.`, `-`; starting " +
-					"with a letter or digit). The provider labels the volume with it, so an interrupted create is found " +
-					"again rather than duplicated. Changing it replaces the volume (and its data).",
+					"with a letter or digit). A name another volume has is refused at apply (import that volume instead), " +
+					"and two `sbx_volume` of one configuration with one name are a plan-time error. On Docker the id is " +
+					"the name, known at plan time. Changing it replaces the volume (and its data).",
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators: []validator.String{
