@@ -33,6 +33,7 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	if (spec.SandboxID == "") == (spec.VolumeID == "") {
 		return nil, errors.New("a snapshot needs exactly one of sandbox_id and volume_id")
 	}
+	spec.Marks = spec.Marks.Ensure()
 	var (
 		id  string
 		err error

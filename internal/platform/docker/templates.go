@@ -56,6 +56,7 @@ func (s *templates) Create(ctx context.Context, spec platform.TemplateSpec) (*pl
 	if err := checkTemplateSpec(spec); err != nil {
 		return nil, err
 	}
+	spec.Marks = spec.Marks.Ensure()
 	id := TemplateID(spec.Name)
 	existing, err := s.api.ImageInspect(ctx, id)
 	switch {
