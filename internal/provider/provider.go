@@ -5,10 +5,12 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -77,8 +79,14 @@ func (p *sbxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"host": schema.StringAttribute{
 						MarkdownDescription: "Address of the Docker engine, e.g. `unix:///var/run/docker.sock`, " +
 							"`tcp://build-host:2376` or `ssh://user@host`. Defaults to the `DOCKER_HOST` environment " +
-							"variable, else the local socket. TLS settings come from `DOCKER_TLS_VERIFY` and `DOCKER_CERT_PATH`.",
-						Optional: true,
+							"variable, else the local socket. TLS settings come from `DOCKER_TLS_VERIFY` and `DOCKER_CERT_PATH`. " +
+							"`ssh://` runs the local `ssh` client, which must log in without a prompt, and `docker system dial-stdio` " +
+							"on that host, as the docker command line does. An engine that does not answer within " +
+							strconv.Itoa(int(docker.AnswerTimeout/time.Second)) + " seconds (to connect, ping, inspect or list) is an " +
+							"error naming it; builds, commits, starts, stops and other long calls are bounded by the resources' " +
+							"`timeouts` instead.",
+						Optional:   true,
+						Validators: []validator.String{dockerHostValidator{}},
 					},
 				},
 			},
@@ -165,6 +173,7 @@ func (p *sbxProvider) newPlatform(ctx context.Context, cfg providerModel, diags 
 // newDockerPlatform connects to the Docker engine of the docker block (or DOCKER_HOST).
 func newDockerPlatform(ctx context.Context, block *dockerBlockModel, diags *diag.Diagnostics) platform.Platform {
 	dockerCfg := docker.Config{Host: os.Getenv("DOCKER_HOST")}
+	from := "DOCKER_HOST"
 	if block != nil {
 		if block.Host.IsUnknown() {
 			diags.AddAttributeError(pathDockerHost, "Unknown Docker host",
@@ -173,16 +182,58 @@ func newDockerPlatform(ctx context.Context, block *dockerBlockModel, diags *diag
 			return nil
 		}
 		if h := block.Host.ValueString(); h != "" {
-			dockerCfg.Host = h
+			dockerCfg.Host, from = h, "docker.host"
+		}
+	}
+	if dockerCfg.Host != "" {
+		if err := docker.CheckHost(dockerCfg.Host); err != nil {
+			summary, detail := "Unsupported Docker host", fmt.Sprintf("%s = %q %s.", from, docker.ShownHost(dockerCfg.Host), err)
+			if from == "docker.host" {
+				diags.AddAttributeError(pathDockerHost, summary, detail)
+			} else {
+				diags.AddError(summary, detail)
+			}
+			return nil
 		}
 	}
 	plat, err := docker.New(ctx, dockerCfg)
 	if err != nil {
-		diags.AddError("Cannot connect to Docker", err.Error()+
-			"\n\nStart the Docker engine, or point the provider at one with docker { host = ... } or DOCKER_HOST.")
+		var noAnswer *docker.NoAnswerError
+		hint := "Start the Docker engine, or point the provider at one with docker { host = ... } or DOCKER_HOST."
+		if errors.As(err, &noAnswer) {
+			hint = fmt.Sprintf("Check that a Docker engine listens at %s and is not hung (docker -H %s version), "+
+				"or point the provider at another with docker { host = ... } or DOCKER_HOST.", noAnswer.Host, noAnswer.Host)
+		}
+		diags.AddError("Cannot connect to Docker", err.Error()+"\n\n"+hint)
 		return nil
 	}
 	return plat
+}
+
+// dockerHostValidator rejects a docker.host the Docker client cannot
+// connect to (a scheme it does not speak, a tcp:// without a port) at
+// validate time, naming the value and what is supported; the client would
+// otherwise dial it as TCP and fail with "Is the docker daemon running?".
+type dockerHostValidator struct{}
+
+var _ validator.String = dockerHostValidator{}
+
+func (dockerHostValidator) Description(_ context.Context) string {
+	return "must be an engine address the Docker client supports: " + docker.HostSchemes()
+}
+
+func (v dockerHostValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (dockerHostValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
+		return
+	}
+	if err := docker.CheckHost(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Unsupported Docker host",
+			fmt.Sprintf("docker.host = %q %s.", docker.ShownHost(req.ConfigValue.ValueString()), err))
+	}
 }
 
 func (p *sbxProvider) Resources(_ context.Context) []func() resource.Resource {

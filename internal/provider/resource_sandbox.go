@@ -162,7 +162,9 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 					"in plans, logs or error messages. They are read back from the platform only on import (Docker: the " +
 					"container's variables that differ from its image's), so an imported box whose `env` matches plans no " +
 					"change; a change made outside Terraform later is not detected. Changing them replaces the sandbox " +
-					"unless the platform can change them in place. Names must be non-empty and contain no `=`.",
+					"unless the platform can change them in place. Names must be non-empty and contain no `=` or NUL; values " +
+					"contain no NUL, and `NAME=value` is at most 131071 bytes (Linux's limit for one variable). A refused " +
+					"entry is a plan-time error naming the variable, never its value.",
 				ElementType: types.StringType,
 				Optional:    true,
 				Sensitive:   true,

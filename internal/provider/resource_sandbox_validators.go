@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,17 +89,32 @@ func (sandboxUniqueMountPathsValidator) ValidateList(_ context.Context, req vali
 	}
 }
 
-// sandboxEnvKeysValidator rejects env names no platform can pass on: an
-// empty name, or one holding "=" or a NUL byte. Docker would split such a
-// pair at its first "=" (setting another variable than the one written) or
-// refuse it with an error that quotes the value, a secret. Only the name is
-// ever reported; values are sensitive.
+// sandboxEnvKeysValidator rejects env entries no platform can pass on.
+//
+// Names: empty, or holding "=" or a NUL byte. Docker would split such a pair
+// at its first "=" (setting another variable than the one written) or refuse
+// it with an error that quotes the value, a secret.
+//
+// Values: holding a NUL byte (no process environment can carry one; the
+// engine refused it at start with an error quoting the whole NAME=value), or
+// making NAME=value longer than Linux passes to a program as one variable
+// (the box's command then fails to start with "argument list too long").
+//
+// Only the name is ever reported; values are sensitive and never appear in
+// a diagnostic, not even in part.
 type sandboxEnvKeysValidator struct{}
 
 var _ validator.Map = sandboxEnvKeysValidator{}
 
+// sandboxEnvMaxEntry is the longest NAME=value Linux hands to a program
+// (MAX_ARG_STRLEN, 32 pages of 4 KiB, less the terminating NUL). Docker and
+// E2B boxes both run Linux; a longer one makes the box's command fail to
+// start.
+const sandboxEnvMaxEntry = 32*4096 - 1
+
 func (sandboxEnvKeysValidator) Description(_ context.Context) string {
-	return "environment variable names must be non-empty and contain no = or NUL character"
+	return "environment variable names must be non-empty and contain no = or NUL character; " +
+		"values must contain no NUL character and NAME=value must be at most " + strconv.Itoa(sandboxEnvMaxEntry) + " bytes"
 }
 
 func (v sandboxEnvKeysValidator) MarkdownDescription(ctx context.Context) string {
@@ -108,10 +125,21 @@ func (sandboxEnvKeysValidator) ValidateMap(_ context.Context, req validator.MapR
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	for k := range req.ConfigValue.Elements() {
+	for _, k := range slices.Sorted(maps.Keys(req.ConfigValue.Elements())) {
 		if problem := sandboxEnvKeyProblem(k); problem != "" {
 			resp.Diagnostics.AddAttributeError(req.Path, "Invalid environment variable name",
 				fmt.Sprintf("%s has the name %s, which %s. Use a name such as API_URL.", req.Path, strconv.Quote(k), problem))
+			continue
+		}
+		v, ok := req.ConfigValue.Elements()[k].(types.String)
+		if !ok || v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		if problem := sandboxEnvValueProblem(k, v.ValueString()); problem != "" {
+			// The path names the variable; the detail repeats the name
+			// (quoted, so any odd character shows) and never the value.
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid environment variable value",
+				fmt.Sprintf("The value of %s[%s] %s. The value is sensitive and is not shown.", req.Path, strconv.Quote(k), problem))
 		}
 	}
 }
@@ -125,6 +153,21 @@ func sandboxEnvKeyProblem(k string) string {
 		return `contains "=", which separates a name from its value`
 	case strings.ContainsRune(k, 0):
 		return "contains a NUL character"
+	}
+	return ""
+}
+
+// sandboxEnvValueProblem says what is wrong with the value of env name k,
+// or "". The answer never quotes the value.
+func sandboxEnvValueProblem(k, v string) string {
+	switch {
+	case strings.ContainsRune(v, 0):
+		return "contains a NUL character (\\u0000), which no process environment can hold: " +
+			"the sandbox could not start. Remove it, or encode the value (e.g. base64encode())"
+	case len(k)+1+len(v) > sandboxEnvMaxEntry:
+		return fmt.Sprintf("is %d bytes long; with its name that is more than the %d bytes Linux passes to a program "+
+			"as one environment variable, so the sandbox's command could not start. Pass large data in a file on a volume instead",
+			len(v), sandboxEnvMaxEntry)
 	}
 	return ""
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/redact"
 )
 
 // maxReadErrorBody is how much of an error response is read for parsing.
@@ -28,18 +30,19 @@ type call struct {
 	idempotent  bool
 	maxAttempts int
 
-	attempt       int           // attempts started so far
-	loggedAttempt int           // the last attempt that has its debug line
-	started       time.Time     // when the current attempt started
-	status        int           // the current attempt's status, 0 without a response
-	errText       string        // the current attempt's failure, for its log line
-	last          error         // the last attempt's failure: *APIError or a transport error
-	lastResp      *Response     // the last response received, if any
-	retrying      bool          // the policy wants the last attempt retried
-	maybeSent     bool          // the last transport error may have come after the request reached the server
-	ctxMidAttempt bool          // the context ended while an attempt was in flight
-	waitErr       error         // why the wait before a retry was abandoned
-	waited        time.Duration // the wait announced for the current attempt
+	attempt       int             // attempts started so far
+	loggedAttempt int             // the last attempt that has its debug line
+	started       time.Time       // when the current attempt started
+	status        int             // the current attempt's status, 0 without a response
+	errText       string          // the current attempt's failure, for its log line
+	last          error           // the last attempt's failure: *APIError or a transport error
+	lastResp      *Response       // the last response received, if any
+	retrying      bool            // the policy wants the last attempt retried
+	maybeSent     bool            // the last transport error may have come after the request reached the server
+	ctxMidAttempt bool            // the context ended while an attempt was in flight
+	waitErr       error           // why the wait before a retry was abandoned
+	waited        time.Duration   // the wait announced for the current attempt
+	secrets       *redact.Secrets // what no error or log line of this call may show
 }
 
 // attemptStarted is retryablehttp's RequestLogHook, called before each send.
@@ -86,7 +89,10 @@ func (k *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	body, readErr := io.ReadAll(io.LimitReader(resp.Body, maxReadErrorBody))
 	_ = resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	apiErr := newAPIError(k.method, k.path, resp.StatusCode, body, k.c.auth.Secret)
+	// A refusal may quote the request: mask its secrets before anything
+	// parses, truncates or logs the body.
+	body = []byte(k.secrets.String(string(body)))
+	apiErr := newAPIError(k.method, k.path, resp.StatusCode, body, k.secrets)
 	if readErr != nil && len(body) == 0 {
 		apiErr.Body = "(body unreadable: " + readErr.Error() + ")"
 	}

@@ -11,35 +11,51 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/redact"
 )
 
 // Do sends one logical request, retrying as the package doc describes. body
 // (req.Body, if non-nil) is JSON-encoded; out (if non-nil) is JSON-decoded
 // from a 2xx body. A non-2xx final response is an *APIError (wrapped; use
-// errors.As or IsStatus), returned together with its Response. Errors never
-// contain the credential.
+// errors.As or IsStatus), returned together with its Response. Errors and
+// log lines never contain the credential, nor the request body's values
+// under the client's sensitive keys (a server may echo the request it
+// refuses, env values and all).
 func (c *Client) Do(ctx context.Context, req Request, out any) (*Response, error) {
-	resp, err := c.do(ctx, req, out)
-	return resp, c.redact(err)
+	secrets := &redact.Secrets{}
+	secrets.Credential(c.auth.Secret)
+	resp, err := c.do(ctx, req, out, secrets)
+	return resp, secrets.Error(err)
 }
 
-func (c *Client) do(ctx context.Context, req Request, out any) (*Response, error) {
+func (c *Client) do(ctx context.Context, req Request, out any, secrets *redact.Secrets) (*Response, error) {
 	method := strings.ToUpper(req.Method)
 	if method == "" {
 		method = http.MethodGet
 	}
 	k := &call{
 		c:           c,
-		ctx:         c.logContext(ctx),
 		method:      method,
 		path:        pathOnly(req.Path),
 		idempotent:  req.idempotent(),
 		maxAttempts: 1 + c.maxRetries,
+		secrets:     secrets,
 	}
+	var body []byte
+	if req.Body != nil {
+		b, err := json.Marshal(req.Body)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: encoding the request body: %w", k.method, k.path, err)
+		}
+		body = b
+		c.addSensitiveValues(secrets, b)
+	}
+	k.ctx = logContext(ctx, secrets)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s %s: not sent: %w", k.method, k.path, err)
 	}
-	hreq, err := c.newRequest(k, req)
+	hreq, err := c.newRequest(k, req, body)
 	if err != nil {
 		return nil, err
 	}
@@ -77,18 +93,15 @@ func (c *Client) do(ctx context.Context, req Request, out any) (*Response, error
 	return k.finish(hresp, out)
 }
 
-// newRequest builds the first attempt's request: URL, JSON body, headers.
-func (c *Client) newRequest(k *call, req Request) (*retryablehttp.Request, error) {
+// newRequest builds the first attempt's request: URL, JSON body (encoded
+// already; nil for none), headers.
+func (c *Client) newRequest(k *call, req Request, b []byte) (*retryablehttp.Request, error) {
 	u, err := c.url(req)
 	if err != nil {
 		return nil, err
 	}
 	var body any // stays an untyped nil without a body, so no empty body is sent
-	if req.Body != nil {
-		b, err := json.Marshal(req.Body)
-		if err != nil {
-			return nil, fmt.Errorf("%s %s: encoding the request body: %w", k.method, k.path, err)
-		}
+	if b != nil {
 		body = b
 		tflog.Trace(k.ctx, "REST request body", map[string]any{
 			"http_method": k.method, "http_path": k.path, "http_body": k.c.logBody(b),

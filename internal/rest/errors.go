@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/redact"
 )
 
 // ErrMaybeApplied marks a failure of a request that is not safe to repeat
@@ -74,9 +76,10 @@ type errorBody struct {
 	Error      json.RawMessage `json:"error"`
 }
 
-// newAPIError builds the APIError for a non-2xx response body. secret is
-// redacted from every field, since servers sometimes echo a rejected key.
-func newAPIError(method, path string, status int, body []byte, secret string) *APIError {
+// newAPIError builds the APIError for a non-2xx response body. secrets are
+// masked in every field, since servers sometimes echo a rejected key or the
+// request they refused.
+func newAPIError(method, path string, status int, body []byte, secrets *redact.Secrets) *APIError {
 	e := &APIError{Method: method, Path: path, StatusCode: status}
 	var eb errorBody
 	if err := json.Unmarshal(bytes.TrimSpace(body), &eb); err == nil {
@@ -101,13 +104,13 @@ func newAPIError(method, path string, status int, body []byte, secret string) *A
 		e.Code = ""
 	}
 	if e.Code == "" && e.Message == "" {
-		e.Body = truncate(string(body), maxErrorBody)
+		e.Body = truncate(secrets.String(string(body)), maxErrorBody)
 	}
-	if secret != "" {
-		e.Code = strings.ReplaceAll(e.Code, secret, "***")
-		e.Message = strings.ReplaceAll(e.Message, secret, "***")
-		e.Body = strings.ReplaceAll(e.Body, secret, "***")
-	}
+	// After decoding too: a JSON string may spell a secret with escapes the
+	// raw body did not show it with.
+	e.Code = secrets.String(e.Code)
+	e.Message = secrets.String(e.Message)
+	e.Body = secrets.String(e.Body)
 	return e
 }
 
@@ -146,21 +149,4 @@ func truncate(s string, n int) string {
 // oneLine collapses whitespace so an HTML or multi-line body fits a diagnostic.
 func oneLine(s string, n int) string {
 	return truncate(strings.Join(strings.Fields(s), " "), n)
-}
-
-// redacted hides the secret in an error's text while keeping its chain for
-// errors.Is/As: no error Do returns may carry the credential.
-type redacted struct {
-	err    error
-	secret string
-}
-
-func (r *redacted) Error() string { return strings.ReplaceAll(r.err.Error(), r.secret, "***") }
-func (r *redacted) Unwrap() error { return r.err }
-
-func (c *Client) redact(err error) error {
-	if err == nil || c.auth.Secret == "" {
-		return err
-	}
-	return &redacted{err: err, secret: c.auth.Secret}
 }

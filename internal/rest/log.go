@@ -4,22 +4,68 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/redact"
 )
 
 // maxLogBody keeps trace lines readable when a platform returns a large list.
 const maxLogBody = 16 << 10
 
 // logContext derives the ctx every log line of a Do is written with: the
-// credential is masked in messages and in all field values, wherever it
-// might surface (an echoed key in an error body, a request body).
-func (c *Client) logContext(ctx context.Context) context.Context {
-	if c.auth.Secret == "" {
+// secrets (the credential, the request's sensitive values) are masked in
+// messages and in all field values, wherever they might surface (an echoed
+// key or request in an error body, a request body).
+func logContext(ctx context.Context, secrets *redact.Secrets) context.Context {
+	if secrets.Empty() {
 		return ctx
 	}
-	ctx = tflog.MaskAllFieldValuesStrings(ctx, c.auth.Secret)
-	return tflog.MaskMessageStrings(ctx, c.auth.Secret)
+	hide := secrets.Strings()
+	ctx = tflog.MaskAllFieldValuesStrings(ctx, hide...)
+	return tflog.MaskMessageStrings(ctx, hide...)
+}
+
+// addSensitiveValues adds to secrets every value under one of the client's
+// sensitive keys in the JSON body b: an object's string leaves as NAME=value
+// pairs under their key (E2B's envVars), any other leaf as a value.
+func (c *Client) addSensitiveValues(secrets *redact.Secrets, b []byte) {
+	if len(c.sensitive) == 0 || !c.mentionsSensitive(b) {
+		return
+	}
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return
+	}
+	var walk func(v any, sensitive bool, name string)
+	walk = func(v any, sensitive bool, name string) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, x := range t {
+				walk(x, sensitive || c.sensitive[k], k)
+			}
+		case []any:
+			for _, x := range t {
+				walk(x, sensitive, "")
+			}
+		case nil:
+		default:
+			if !sensitive {
+				return
+			}
+			text := fmt.Sprint(t)
+			if s, ok := t.(string); ok {
+				text = s
+			}
+			if name != "" && !c.sensitive[name] {
+				secrets.Env(name, text)
+			} else {
+				secrets.Value(text)
+			}
+		}
+	}
+	walk(v, false, "")
 }
 
 // logBody is a body as a log field: truncated, and with the values of the

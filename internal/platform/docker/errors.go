@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"errors"
 	"fmt"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -18,6 +19,8 @@ func wrapErr(kind, id string, err error) error {
 		return &platform.NotFoundError{Kind: kind, ID: id}
 	case cerrdefs.IsConflict(err):
 		return &platform.ConflictError{Kind: kind, ID: id, Reason: err.Error()}
+	case errors.As(err, new(*startError)):
+		return err // names no box, and the caller names it
 	default:
 		return fmt.Errorf("%s %q: %w", kind, id, err)
 	}

@@ -5,9 +5,16 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/docker/docker/client"
+	"github.com/docker/go-connections/tlsconfig"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -28,19 +35,92 @@ var _ platform.Platform = (*Platform)(nil)
 
 // New connects to the Docker Engine and negotiates the API version, so an
 // older engine (Debian's 20.10 speaks API 1.41) works with this client.
+//
+// Every call gets a deadline (see deadlineTransport): an engine that
+// accepts the connection and never answers fails the ping after
+// AnswerTimeout with a NoAnswerError naming the host, instead of hanging.
+// TLS comes from DOCKER_TLS_VERIFY and DOCKER_CERT_PATH, as for the docker
+// command line.
 func New(ctx context.Context, cfg Config) (*Platform, error) {
-	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
-	if cfg.Host != "" {
-		opts = append(opts, client.WithHost(cfg.Host))
+	host := cfg.Host
+	if host == "" {
+		host = defaultHost()
 	}
+	shown := ShownHost(host)
+	if err := CheckHost(host); err != nil {
+		return nil, fmt.Errorf("docker host %q %w", shown, err)
+	}
+	// The client configures this transport (socket, TLS) in place; the
+	// deadlines wrap it, and everything the client adds, once it is built.
+	tr := &http.Transport{MaxIdleConns: 6, IdleConnTimeout: 30 * time.Second}
+	hc := &http.Client{Transport: tr, CheckRedirect: client.CheckRedirect}
+	opts, err := connectOpts(host, tr)
+	if err != nil {
+		return nil, err
+	}
+	opts = append([]client.Opt{client.WithHTTPClient(hc)}, opts...)
+	opts = append(opts, client.WithVersionFromEnv(), client.WithAPIVersionNegotiation())
 	api, err := client.NewClientWithOpts(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("docker client: %w", err)
+		return nil, fmt.Errorf("docker client for %s: %w", shown, err)
 	}
-	if _, err := api.Ping(ctx); err != nil {
-		return nil, fmt.Errorf("cannot reach the Docker engine at %s: %w", api.DaemonHost(), err)
+	if strings.HasPrefix(host, "ssh://") {
+		// The made-up tcp:// address set a proxy from the environment,
+		// which would be asked for that host through the ssh connection.
+		tr.Proxy = nil
+	}
+	deadlines := &deadlineTransport{next: hc.Transport, host: shown, answer: AnswerTimeout, ceiling: longCallCeiling}
+	hc.Transport = deadlines
+
+	// The client pings with a HEAD and, when that fails short of a refused
+	// connection, again with a GET. The HEAD's deadline is the one that
+	// counts; the GET gets only a moment more.
+	pingCtx, cancel := context.WithTimeout(ctx, AnswerTimeout+2*time.Second)
+	defer cancel()
+	if _, err := api.Ping(pingCtx); err != nil {
+		_ = api.Close() // nothing was opened that outlives the failed ping
+		var noAnswer *NoAnswerError
+		switch {
+		case errors.As(err, &noAnswer):
+			return nil, noAnswer
+		case ctx.Err() == nil && pingCtx.Err() != nil:
+			if last := deadlines.last.Load(); last != nil {
+				return nil, last
+			}
+			return nil, &NoAnswerError{Host: shown, Method: http.MethodHead, Path: "/_ping", Timeout: AnswerTimeout, Stage: StageWaiting}
+		}
+		return nil, fmt.Errorf("cannot reach the Docker engine at %s: %w", shown, err)
 	}
 	return &Platform{api: api}, nil
+}
+
+// connectOpts are the client options that reach host through tr: its
+// address, and TLS from DOCKER_CERT_PATH and DOCKER_TLS_VERIFY as
+// client.FromEnv (and the docker command line) reads them: without
+// DOCKER_TLS_VERIFY the certificates authenticate the client only. An
+// ssh:// host is dialled with an ssh process per connection (ssh.go); the
+// address the client is given then only names the engine in requests.
+func connectOpts(host string, tr *http.Transport) ([]client.Opt, error) {
+	if strings.HasPrefix(host, "ssh://") {
+		target, err := parseSSHHost(host)
+		if err != nil {
+			return nil, fmt.Errorf("docker host %q %w", ShownHost(host), err)
+		}
+		return []client.Opt{client.WithHost("tcp://docker-over-ssh.invalid:2375"), client.WithDialContext(target.dial)}, nil
+	}
+	if certs := os.Getenv(client.EnvOverrideCertPath); certs != "" {
+		tlsc, err := tlsconfig.Client(tlsconfig.Options{
+			CAFile:             filepath.Join(certs, "ca.pem"),
+			CertFile:           filepath.Join(certs, "cert.pem"),
+			KeyFile:            filepath.Join(certs, "key.pem"),
+			InsecureSkipVerify: os.Getenv(client.EnvTLSVerify) == "",
+		})
+		if err != nil {
+			return nil, fmt.Errorf("docker TLS settings from %s: %w", client.EnvOverrideCertPath, err)
+		}
+		tr.TLSClientConfig = tlsc
+	}
+	return []client.Opt{client.WithHost(host)}, nil
 }
 
 // Name implements platform.Platform.
@@ -56,7 +136,9 @@ func (p *Platform) Templates() platform.TemplateService { return &templates{api:
 func (p *Platform) Volumes() platform.VolumeService { return &volumes{api: p.api} }
 
 // Sandboxes implements platform.Platform.
-func (p *Platform) Sandboxes() platform.SandboxService { return &sandboxes{api: p.api} }
+func (p *Platform) Sandboxes() platform.SandboxService {
+	return maskedSandboxes{&sandboxes{api: p.api}}
+}
 
 // Snapshots implements platform.Platform.
 func (p *Platform) Snapshots() platform.SnapshotService { return &snapshots{api: p.api} }

@@ -9,7 +9,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -174,6 +173,8 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 			Interval: readyInterval,
 			Timeout:  readyTimeout,
 			Retries:  readyRetries,
+			// See readyStartPeriod (sandbox_ready.go).
+			StartPeriod: readyStartPeriod,
 		}
 	}
 
@@ -192,42 +193,6 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 		})
 	}
 	return cfg, hostCfg, nil
-}
-
-// waitReady waits until a started container's healthcheck passes; without
-// one it is ready at once. The wait ends with an error when the box stops
-// running or ctx ends, quoting the last check's output.
-func (s *sandboxes) waitReady(ctx context.Context, id string) error {
-	for {
-		c, err := s.api.ContainerInspect(ctx, id)
-		if err != nil {
-			return wrapErr(kindSandbox, id, err)
-		}
-		if c.State == nil || c.State.Health == nil || c.State.Health.Status == container.NoHealthcheck {
-			return nil
-		}
-		if c.State.Health.Status == container.Healthy {
-			return nil
-		}
-		if !c.State.Running {
-			return fmt.Errorf("sandbox %q stopped (%s, exit code %d) before its ready_cmd passed%s",
-				id, c.State.Status, c.State.ExitCode, lastCheck(c.State.Health))
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("sandbox %q is not ready (health %s)%s: %w",
-				id, c.State.Health.Status, lastCheck(c.State.Health), ctx.Err())
-		case <-time.After(pollInterval):
-		}
-	}
-}
-
-func lastCheck(h *container.Health) string {
-	if h == nil || len(h.Log) == 0 {
-		return ""
-	}
-	last := h.Log[len(h.Log)-1]
-	return fmt.Sprintf("; last ready_cmd exit code %d, output %q", last.ExitCode, strings.TrimSpace(last.Output))
 }
 
 func checkSandboxSpec(spec platform.SandboxSpec, state platform.SandboxState) error {

@@ -31,6 +31,11 @@ func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, erro
 	if err != nil {
 		return nil, wrapErr(kindSandbox, id, err)
 	}
+	if c.Config != nil && c.Config.Labels[platform.LabelKind] == kindHelperContainer {
+		// Never a sandbox: importing one would let a destroy remove a
+		// helper in the middle of its operation.
+		return nil, fmt.Errorf("container %s is a short-lived helper of the provider (it copies volume data), not a sandbox", id)
+	}
 	sb := sandboxFromContainer(c)
 	sb.Env = s.givenEnv(ctx, c)
 	return sb, nil

@@ -1,0 +1,167 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestQuickCall(t *testing.T) {
+	cases := []struct {
+		method, path, query string
+		quick               bool
+	}{
+		{"HEAD", "/_ping", "", true},
+		{"GET", "/_ping", "", true},
+		{"GET", "/v1.41/containers/json", "all=1", true},
+		{"GET", "/v1.41/containers/abc/json", "", true},
+		{"GET", "/v1.41/containers/abc/json", "size=1", false},
+		{"GET", "/v1.41/images/sbx/x:latest/json", "", true},
+		{"GET", "/v1.41/images/abc/history", "", true},
+		{"GET", "/v1.41/volumes", "", true},
+		{"GET", "/v1.41/containers/abc/logs", "stdout=1&tail=10", true},
+		{"GET", "/v1.41/containers/abc/logs", "follow=1", false},
+		{"GET", "/v1.41/containers/abc/archive", "path=/data", false},
+		{"GET", "/v1.41/containers/abc/export", "", false},
+		{"GET", "/v1.41/images/abc/get", "", false},
+		{"GET", "/v1.41/events", "", false},
+		{"POST", "/v1.41/containers/abc/pause", "", true},
+		{"POST", "/v1.41/containers/abc/unpause", "", true},
+		{"POST", "/v1.41/containers/abc/update", "", true},
+		{"POST", "/v1.41/containers/abc/start", "", false},
+		{"POST", "/v1.41/containers/abc/stop", "t=10", false},
+		{"POST", "/v1.41/containers/create", "name=x", false},
+		{"POST", "/v1.41/build", "", false},
+		{"POST", "/v1.41/commit", "container=abc", false},
+		{"POST", "/v1.41/images/create", "fromSrc=-", false},
+		{"POST", "/v1.41/volumes/create", "", false},
+		{"PUT", "/v1.41/containers/abc/archive", "path=/", false},
+		{"DELETE", "/v1.41/containers/abc", "force=1", false},
+		{"DELETE", "/v1.41/images/abc", "", false},
+	}
+	for _, tc := range cases {
+		q, _ := url.ParseQuery(tc.query)
+		if got := quickCall(tc.method, tc.path, q); got != tc.quick {
+			t.Errorf("quickCall(%s %s?%s) = %v, want %v", tc.method, tc.path, tc.query, got, tc.quick)
+		}
+	}
+}
+
+// deadlineTestClient sends requests through a deadlineTransport to srv.
+func deadlineTestClient(srv *httptest.Server, answer, ceiling time.Duration) *http.Client {
+	return &http.Client{Transport: &deadlineTransport{next: srv.Client().Transport, host: "tcp://engine.test:2375", answer: answer, ceiling: ceiling}}
+}
+
+func TestDeadlineTransport(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1.41/containers/json": // never answers
+		case "/v1.41/containers/abc/json": // starts an answer, then stalls
+			w.WriteHeader(http.StatusOK)
+			_, _ = io.WriteString(w, `{"Id":`)
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+		case "/v1.41/build": // real work: answers after a while
+			select {
+			case <-time.After(600 * time.Millisecond):
+				_, _ = io.WriteString(w, `{"stream":"done"}`)
+			case <-r.Context().Done():
+			}
+			return
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release) // before srv.Close: the hung handlers return
+	const answer = 200 * time.Millisecond
+	c := deadlineTestClient(srv, answer, 300*time.Millisecond)
+
+	wantNoAnswer := func(err error, stage CallStage, path string) {
+		t.Helper()
+		var na *NoAnswerError
+		if !errors.As(err, &na) || na.Stage != stage || na.Path != path {
+			t.Fatalf("error %v, want a NoAnswerError for %s at stage %d", err, path, stage)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%v is not a deadline", err)
+		}
+	}
+
+	start := time.Now()
+	_, err := c.Get(srv.URL + "/v1.41/containers/json")
+	wantNoAnswer(err, StageWaiting, "/containers/json")
+	if took := time.Since(start); took > 10*answer {
+		t.Errorf("the call failed after %s, its deadline is %s", took, answer)
+	}
+	if want := "the Docker engine at tcp://engine.test:2375 did not answer in 200ms " +
+		"(GET /containers/json: it accepted the connection but sent no answer)"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q, want %q", err, want)
+	}
+
+	resp, err := c.Get(srv.URL + "/v1.41/containers/abc/json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(resp.Body)
+	_ = resp.Body.Close() // read to the error above
+	wantNoAnswer(err, StageReading, "/containers/abc/json")
+
+	// A long call runs past the answer deadline under the caller's deadline.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1.41/build", nil)
+	resp, err = c.Do(req)
+	if err != nil {
+		t.Fatalf("a build under a 5s deadline was cut: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close() // read in full
+	if err != nil || string(body) != `{"stream":"done"}` {
+		t.Errorf("build answer %q, %v", body, err)
+	}
+
+	// Without a deadline of its own, a long call gets the ceiling.
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/v1.41/build", nil)
+	_, err = c.Do(req)
+	wantNoAnswer(err, StageWaiting, "/build")
+}
+
+func TestCheckHost(t *testing.T) {
+	cases := []struct{ host, want string }{
+		{"unix:///var/run/docker.sock", ""},
+		{"tcp://build-host:2376", ""},
+		{"tcp://10.0.0.1:2375/", ""},
+		{"tcp://build-host", "needs a port"},
+		{"ftp://x", `uses the scheme "ftp://", which is not supported: use unix://`},
+		{"ssh://dev@build-host", ""},
+		{"ssh://dev:hunter2@build-host", "holds a password"},
+		{"tcp://dev:hunter2@build-host:2376", "holds a password"},
+		{"http://build-host:2375", "write tcp:// instead"},
+		{"build-host:2375", "is not an engine address"},
+		{"unix://", "is not an engine address"},
+	}
+	if runtime.GOOS != "windows" {
+		cases = append(cases, struct{ host, want string }{"npipe:////./pipe/docker_engine", "works only when Terraform runs on Windows"})
+	}
+	for _, tc := range cases {
+		err := CheckHost(tc.host)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckHost(%q) = %v, want nil", tc.host, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckHost(%q) = %v, want %q", tc.host, err, tc.want)
+		}
+	}
+}
