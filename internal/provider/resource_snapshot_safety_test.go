@@ -89,7 +89,7 @@ resource "sbx_sandbox" "restored" {
 				}
 				return nil
 			}),
-			snapshotTestContainerHas(cli, "sbx_sandbox.restored", "/work/kept.txt", "before"),
+			snapshotTestRestoredHas(cli, "/work/kept.txt", "before"),
 		)
 	}
 	resource.Test(t, resource.TestCase{
@@ -372,7 +372,7 @@ resource "sbx_snapshot" "child" {
 				snapshotTestNoImageHolds(cli, secret),
 				snapshotTestImageEnv(cli, "sbx_snapshot.x", "API_TOKEN="),
 				resource.TestCheckResourceAttr("sbx_sandbox.restored", "status", "running"),
-				snapshotTestContainerHas(cli, "sbx_sandbox.restored", "/work/hello.txt", "hi"),
+				snapshotTestRestoredHas(cli, "/work/hello.txt", "hi"),
 				resource.TestCheckResourceAttrPair("sbx_snapshot.child", "parent_snapshot_id", "sbx_snapshot.x", "id"),
 				resource.TestCheckResourceAttr("sbx_snapshot.vol", "kind", "volume"),
 			),
@@ -563,7 +563,7 @@ resource "sbx_sandbox" "restored" {
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("sbx_snapshot.x", "sandbox_id", name+"-box"),
-					snapshotTestContainerHas(cli, "sbx_sandbox.restored", "/work/n.txt", "named"),
+					snapshotTestRestoredHas(cli, "/work/n.txt", "named"),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},

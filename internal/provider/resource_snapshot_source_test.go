@@ -139,8 +139,8 @@ func (f *snapshotSourceTestPlatform) Snapshots() platform.SnapshotService {
 type snapshotSourceTestBoxes struct{ f *snapshotSourceTestPlatform }
 
 func (b snapshotSourceTestBoxes) Get(_ context.Context, id string) (*platform.Sandbox, error) {
-	if real, ok := b.f.boxes[id]; ok {
-		return &platform.Sandbox{ID: real}, nil
+	if box, ok := b.f.boxes[id]; ok {
+		return &platform.Sandbox{ID: box}, nil
 	}
 	return nil, &platform.NotFoundError{Kind: "sandbox", ID: id}
 }

@@ -64,7 +64,7 @@ resource "sbx_snapshot" "child" {
 					resource.TestCheckNoResourceAttr("sbx_snapshot.x", "expires_at"),
 					resource.TestCheckNoResourceAttr("sbx_snapshot.x", "parent_snapshot_id"),
 					// The restored sandbox sees what the agent wrote before the snapshot.
-					snapshotTestContainerHas(cli, "sbx_sandbox.restored", "/work/hello.txt", "hi"),
+					snapshotTestRestoredHas(cli, "/work/hello.txt", "hi"),
 					// Lineage: a snapshot of the restored sandbox names the snapshot it came from.
 					resource.TestCheckResourceAttrPair("sbx_snapshot.child", "parent_snapshot_id", "sbx_snapshot.x", "id"),
 				),
@@ -254,8 +254,10 @@ resource "sbx_template" "agent" {
 `, name, dir)
 }
 
-// snapshotTestContainerHas reads file from the container of a sandbox.
-func snapshotTestContainerHas(cli *client.Client, sandboxAddr, file, want string) resource.TestCheckFunc {
+// snapshotTestRestoredHas reads file from the container of the sandbox
+// restored from a snapshot (sbx_sandbox.restored).
+func snapshotTestRestoredHas(cli *client.Client, file, want string) resource.TestCheckFunc {
+	const sandboxAddr = "sbx_sandbox.restored"
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[sandboxAddr]
 		if !ok {

@@ -30,16 +30,15 @@ const snapshotCommitMaxAge = 15 * time.Minute
 // container_config and no container, the two fields docker commit fills
 // with the source container's configuration.
 type snapshotImageConfig struct {
-	Architecture  string            `json:"architecture"`
-	Variant       string            `json:"variant,omitempty"`
-	OS            string            `json:"os"`
-	OSVersion     string            `json:"os.version,omitempty"`
-	Created       string            `json:"created,omitempty"`
-	Author        string            `json:"author,omitempty"`
-	DockerVersion string            `json:"docker_version,omitempty"`
-	Config        *container.Config `json:"config"`
-	RootFS        snapshotRootFS    `json:"rootfs"`
-	History       []snapshotHistory `json:"history,omitempty"`
+	Architecture string            `json:"architecture"`
+	Variant      string            `json:"variant,omitempty"`
+	OS           string            `json:"os"`
+	OSVersion    string            `json:"os.version,omitempty"`
+	Created      string            `json:"created,omitempty"`
+	Author       string            `json:"author,omitempty"`
+	Config       *container.Config `json:"config"`
+	RootFS       snapshotRootFS    `json:"rootfs"`
+	History      []snapshotHistory `json:"history,omitempty"`
 }
 
 type snapshotRootFS struct {
@@ -84,16 +83,15 @@ func rewriteCommit(ctx context.Context, api *client.Client, commitID, source, re
 		parentLayers = len(src.RootFS.Layers)
 	}
 	cfg := snapshotImageConfig{
-		Architecture:  img.Architecture,
-		Variant:       img.Variant,
-		OS:            img.Os,
-		OSVersion:     img.OsVersion,
-		Created:       img.Created,
-		Author:        img.Author,
-		DockerVersion: img.DockerVersion,
-		Config:        full.Config,
-		RootFS:        snapshotRootFS{Type: "layers", DiffIDs: img.RootFS.Layers},
-		History:       snapshotImageHistory(hist, len(img.RootFS.Layers), parentLayers, img.Created),
+		Architecture: img.Architecture,
+		Variant:      img.Variant,
+		OS:           img.Os,
+		OSVersion:    img.OsVersion,
+		Created:      img.Created,
+		Author:       img.Author,
+		Config:       full.Config,
+		RootFS:       snapshotRootFS{Type: "layers", DiffIDs: img.RootFS.Layers},
+		History:      snapshotImageHistory(hist, len(img.RootFS.Layers), parentLayers, img.Created),
 	}
 	if cfg.RootFS.DiffIDs == nil {
 		cfg.RootFS.DiffIDs = []string{}
