@@ -59,6 +59,7 @@ type Capabilities struct {
 	SnapshotDelete        bool // snapshots can be deleted (else: they expire)
 	SnapshotTTL           bool // ttl accepted
 	SnapshotLabels        bool // labels on a snapshot (and lookups by them)
+	SnapshotNamesUnique   bool // a snapshot name identifies one snapshot: two resources may not share it
 	// What the platform reports back about a snapshot it holds.
 	SnapshotCreatedAt      bool // when it was made: created_at, and ordering for most_recent
 	SnapshotSize           bool // its size (size_bytes)

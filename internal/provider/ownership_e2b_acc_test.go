@@ -109,3 +109,44 @@ resource "sbx_template" "t" {
 		},
 	})
 }
+
+// On E2B a snapshot name identifies one snapshot (a second snapshot of the
+// name would become a build of the first). Two sbx_snapshot of one
+// configuration with the same name both passed the create-time check when
+// they were created in one apply; they are a plan-time error, and nothing
+// is snapshotted. On Docker, where names need not be unique, the same
+// configuration is fine (TestAccSnapshot tests take several snapshots).
+func TestAccOwnershipE2B_duplicateSnapshotNames(t *testing.T) {
+	e2bAccSkipUnlessAcc(t)
+	fake, cfg := e2bAccFake(t, e2bfake.Options{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg + `
+resource "sbx_template" "t" {
+  name       = "snapnames"
+  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
+}
+
+resource "sbx_sandbox" "s" {
+  count       = 2
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+}
+
+resource "sbx_snapshot" "s" {
+  count      = 2
+  sandbox_id = sbx_sandbox.s[count.index].id
+  name       = "nightly"
+}
+`,
+			ExpectError: sandboxAccErr(`Another sbx_snapshot in this configuration also has name = "nightly"`),
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			if n := fake.Requests("POST /sandboxes/{sandboxID}/snapshots"); n != 0 {
+				return fmt.Errorf("%d snapshot creates were sent; the duplicate names were not stopped at plan time", n)
+			}
+			return nil
+		},
+	})
+}

@@ -45,8 +45,9 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 	actions := []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}
 	return map[string]schema.Attribute{
 		"timeout": duration("How long the box may run (counted from its last start or resume) before `on_timeout` " +
-			"happens. Platforms cap it (E2B: 24h on Pro; Modal: 24h); a longer value is a plan-time error. When " +
-			"omitted the platform's default applies (E2B 15s as sent by the API, Modal 5m, none on Docker and Fly)."),
+			"happens. Platforms cap it (E2B: 1h on the base tier, 24h on Pro); a longer value is a plan-time error. When " +
+			"omitted: on E2B the provider sends 300s (E2B's own API default, 15s, is too short for an agent; 300s is what " +
+			"its SDKs send); on Docker there is no timeout."),
 		"on_timeout": schema.StringAttribute{
 			MarkdownDescription: "What happens when `timeout` runs out: `kill` (the default where the platform " +
 				"has a timeout), `pause` or `stop`. Needs `timeout`. A value the platform does not offer is a " +

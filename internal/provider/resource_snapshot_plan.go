@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -47,6 +48,9 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	caps := r.platform.Capabilities()
 	snapshotCheckCapabilities(r.platform.Name(), caps, config, &resp.Diagnostics)
+	if caps.SnapshotNamesUnique {
+		checkUniqueName(r.names, req, resp, "sbx_snapshot", "snapshot", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}

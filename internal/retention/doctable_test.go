@@ -49,7 +49,7 @@ func TestWriteDocTable(t *testing.T) {
 		"### Docker (local)", "### E2B", "### Daytona", "### Fly.io", "### Modal",
 		"Tracked, not enforced",
 		"| `stopped_sandbox` | sandbox | stopped | 7d | entering the state | archive | `auto_archive_after`: 1m to 30d, default 7d |",
-		"| `running_sandbox` | sandbox | running | 15s | last start or resume | kill (or `on_timeout`) | `timeout`: 1s to 1d, default 15s; the deadline the platform reports wins |",
+		"| `running_sandbox` | sandbox | running | 5m | last start or resume | kill (or `on_timeout`) | `timeout`: 1s to 1d, default 5m; the deadline the platform reports wins |",
 		"| `max_runtime` | sandbox | running | 1h | last start or resume | kill (or `on_timeout`) | no setting; at most 1d (account tier) |",
 		"| `volume_snapshot` | snapshot | volume | 5d | creation | expire | `ttl`: 1d to 60d, default 5d; the deadline the platform reports wins |",
 		"| `running_sandbox` | sandbox | running | none unless `timeout` is set | last start or resume | kill (or `on_timeout`) | `timeout` |",

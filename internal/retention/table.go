@@ -42,9 +42,12 @@ var table = []Rule{
 	{Key: "volume_snapshot", Platform: Docker, Object: Snapshot, State: KindVolume, Since: SinceCreated, Action: ActionExpire, Setting: SettingTTL, Reported: true, Source: srcDocker},
 
 	// E2B.
-	{Key: "running_sandbox", Platform: E2B, Object: Sandbox, State: StateRunning, Window: 15 * time.Second, Since: SinceStarted, Action: ActionKill, ActionFromOnTimeout: true,
-		Setting: SettingTimeout, Limits: Limits{Min: time.Second, Max: day, Default: 15 * time.Second}, Reported: true, Enforced: true, Source: srcE2BTimeout,
-		Note: "the SDKs send 300 s; the provider always sends timeout, and the reported endAt wins; Max is the Pro tier cap (Base: 1 h)"},
+	// The API's own default is 15 s, but the provider always sends a
+	// timeout: 300 s when unset, as E2B's SDKs do. The row says what a box
+	// made by the provider gets.
+	{Key: "running_sandbox", Platform: E2B, Object: Sandbox, State: StateRunning, Window: 300 * time.Second, Since: SinceStarted, Action: ActionKill, ActionFromOnTimeout: true,
+		Setting: SettingTimeout, Limits: Limits{Min: time.Second, Max: day, Default: 300 * time.Second}, Reported: true, Enforced: true, Source: srcE2BTimeout,
+		Note: "E2B's API default is 15 s; the provider always sends timeout, 300 s when unset (as E2B's SDKs do), and the reported endAt wins; Max is the Pro tier cap (Base: 1 h)"},
 	{Key: "max_runtime", Platform: E2B, Object: Sandbox, State: StateRunning, Window: time.Hour, Since: SinceStarted, Action: ActionKill, ActionFromOnTimeout: true,
 		Limits: Limits{Max: day, Default: time.Hour}, Enforced: true, Source: srcE2BRuntime,
 		Note: "1 h on the Base tier, 24 h on Pro (override max_runtime = \"24h\" or use TierOverrides); pausing resets the window"},

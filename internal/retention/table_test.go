@@ -29,7 +29,7 @@ var rowCases = []rowCase{
 	{"filesystem_snapshot", Docker, Snapshot, KindFilesystem, 0, SinceCreated, ActionExpire, SettingTTL, 0, true, false},
 	{"volume_snapshot", Docker, Snapshot, KindVolume, 0, SinceCreated, ActionExpire, SettingTTL, 0, true, false},
 
-	{"running_sandbox", E2B, Sandbox, StateRunning, 15 * time.Second, SinceStarted, ActionKill, SettingTimeout, 24 * time.Hour, true, true},
+	{"running_sandbox", E2B, Sandbox, StateRunning, 300 * time.Second, SinceStarted, ActionKill, SettingTimeout, 24 * time.Hour, true, true},
 	{"max_runtime", E2B, Sandbox, StateRunning, time.Hour, SinceStarted, ActionKill, SettingNone, 24 * time.Hour, false, true},
 	{"paused_sandbox", E2B, Sandbox, StatePaused, 0, SinceCreated, ActionDelete, SettingNone, 0, false, true},
 	{"stopped_sandbox", E2B, Sandbox, StateStopped, 0, SinceCreated, ActionDelete, SettingNone, 0, false, true},

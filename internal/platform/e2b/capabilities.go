@@ -65,6 +65,7 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SnapshotDelete:        true, // DELETE /templates/{snapshotID}
 		SnapshotTTL:           false,
 		SnapshotLabels:        false, // a snapshot has names only
+		SnapshotNamesUnique:   true,  // a second snapshot of a name becomes a build of the first
 		// SnapshotInfo is {snapshotID, names}: no time, size or source;
 		// GET /snapshots filters by sandboxID but does not report it.
 		SnapshotCreatedAt:      false,
