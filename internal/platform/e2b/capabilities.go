@@ -35,7 +35,7 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		EnforcesDeadlines: true, // E2B kills (or pauses) the box at its end time itself
 		OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause},
 		MaxTimeout:        maxTimeoutByTier[tier],
-		LifecycleMutable:  true, // the timeout only: POST /sandboxes/{id}/timeout
+		LifecycleMutable:  true, // the timeout only (SandboxLifecycleInPlace): POST /sandboxes/{id}/timeout
 		IdleTimeout:       false,
 		AutoArchive:       false,
 		AutoDelete:        false,
@@ -73,3 +73,10 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SnapshotSourceReported: false,
 	}
 }
+
+// SandboxLifecycleInPlace names the sbx_sandbox lifecycle settings a live
+// E2B box changes in place, which LifecycleMutable above stands for: the
+// timeout only (POST /sandboxes/{id}/timeout). on_timeout is the create
+// request's autoPause, fixed at create, so changing it replaces the box;
+// E2B has none of the other settings.
+func (p *Platform) SandboxLifecycleInPlace() []string { return []string{"timeout"} }

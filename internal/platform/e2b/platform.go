@@ -38,6 +38,9 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// PollSleep waits between build status polls; default: Sleep, else the timer.
 	PollSleep func(ctx context.Context, d time.Duration) error
+	// LookupSleep waits between the lookups for an object whose create
+	// answer was lost (see lostCreateBound); default: Sleep, else the timer.
+	LookupSleep func(ctx context.Context, d time.Duration) error
 	// HTTPClient is optional (tests).
 	HTTPClient *http.Client
 	// PollInterval is how often a build's status is read; default 2s.
@@ -51,6 +54,8 @@ type Platform struct {
 	tier   string
 	sleep  func(ctx context.Context, d time.Duration) error
 	poll   time.Duration
+	// lookupSleep waits between the lookups after a lost create answer.
+	lookupSleep func(ctx context.Context, d time.Duration) error
 }
 
 var _ platform.Platform = (*Platform)(nil)
@@ -83,9 +88,15 @@ func New(cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("e2b: %w", err)
 	}
-	p := &Platform{api: api, tier: cfg.Tier, sleep: cfg.PollSleep, poll: cfg.PollInterval}
+	p := &Platform{api: api, tier: cfg.Tier, sleep: cfg.PollSleep, poll: cfg.PollInterval, lookupSleep: cfg.LookupSleep}
 	if p.sleep == nil {
 		p.sleep = cfg.Sleep
+	}
+	if p.lookupSleep == nil {
+		p.lookupSleep = cfg.Sleep
+	}
+	if p.lookupSleep == nil {
+		p.lookupSleep = sleepCtx
 	}
 	// Uploads go to a signed URL on another host: a plain client, so the
 	// API key is never sent there.

@@ -14,10 +14,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
-// maxCreateAttempts bounds how often a create whose answer was lost is
-// looked up and sent again.
-const maxCreateAttempts = 3
-
 type sandboxes struct{ p *Platform }
 
 // Create makes the sandbox and brings it to spec.State. A box is never
@@ -35,43 +31,54 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 	if err != nil {
 		return nil, err
 	}
-	token := spec.Marks.CreateToken
 	body, err := createRequest(spec, mountNames)
 	if err != nil {
 		return nil, err
 	}
-	id, err := s.createOnce(ctx, body, token)
+	id, err := s.createOnce(ctx, body, spec.Name, spec.Marks)
 	if err != nil {
 		return nil, err
 	}
 	return s.converge(ctx, id, spec.State)
 }
 
-// createOnce sends POST /sandboxes; when the answer is lost after the
-// server may have acted, it looks the box up by its create token before
-// sending again, so an interrupted create never makes two boxes.
-func (s *sandboxes) createOnce(ctx context.Context, body newSandbox, token string) (string, error) {
-	var lastErr error
-	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
-		var created sandboxCreated
-		_, err := s.p.do(ctx, "POST", "/sandboxes", nil, body, &created)
-		if err == nil {
-			return created.SandboxID, nil
-		}
-		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return "", err
-		}
-		lastErr = err
-		found, ferr := s.findOne(ctx, map[string]string{platform.LabelCreateToken: token})
-		if ferr != nil {
-			return "", fmt.Errorf("%w; looking for the sandbox it may have made also failed: %v", err, ferr)
-		}
-		if found != nil {
-			tflog.Info(ctx, "the sandbox create's answer was lost; found the sandbox it made", map[string]any{"id": found.ID})
-			return found.ID, nil
-		}
+// createOnce sends POST /sandboxes once. When the answer is lost after the
+// server may have acted, it looks for the box by its create token, with
+// backoff (E2B lists a new box only after a delay), and never sends the
+// create again: a box not listed yet may still exist, and E2B would make a
+// second one beside it. Not found within the bound, the create fails saying
+// how to find the box.
+func (s *sandboxes) createOnce(ctx context.Context, body newSandbox, name string, marks platform.Marks) (string, error) {
+	var created sandboxCreated
+	_, err := s.p.do(ctx, "POST", "/sandboxes", nil, body, &created)
+	if err == nil {
+		return created.SandboxID, nil
 	}
-	return "", lastErr
+	if !errors.Is(err, rest.ErrMaybeApplied) {
+		return "", err
+	}
+	var found *platform.Sandbox
+	ok, waited, ferr := s.p.findLost(ctx, func(ctx context.Context) (bool, error) {
+		sb, lerr := s.findOne(ctx, map[string]string{platform.LabelCreateToken: marks.CreateToken})
+		found = sb
+		return sb != nil, lerr
+	})
+	if ok {
+		tflog.Info(ctx, "the sandbox create's answer was lost; found the sandbox it made", map[string]any{"id": found.ID, "waited": waited.String()})
+		return found.ID, nil
+	}
+	what := "sandbox"
+	if name != "" {
+		what = fmt.Sprintf("sandbox %q", name)
+	}
+	orphans := "terraform state pull | terraform-provider-sbx orphans -"
+	if marks.Owner != "" {
+		orphans = fmt.Sprintf("terraform state pull | terraform-provider-sbx orphans --owner %q -", marks.Owner)
+	}
+	return "", &lostCreateError{what: what, err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+		"If it was made, its metadata holds %s=%s: once E2B lists it, `%s` shows it; "+
+			"delete it (the same command with --delete) or import it (terraform import <address> <sandbox id>), then apply again.",
+		platform.LabelCreateToken, marks.CreateToken, orphans)}
 }
 
 // converge reads the box and moves it to want; the box is returned even

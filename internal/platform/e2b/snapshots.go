@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
@@ -43,31 +45,16 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		return nil, err
 	}
 	var info snapshotInfo
-	var lastErr error
-	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
-		_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(spec.SandboxID)+"/snapshots", nil, snapshotRequest{Name: spec.Name}, &info)
-		if err == nil {
-			break
-		}
+	_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(spec.SandboxID)+"/snapshots", nil, snapshotRequest{Name: spec.Name}, &info)
+	if err != nil {
 		if !errors.Is(err, rest.ErrMaybeApplied) {
 			return nil, notFound(err, "sandbox", spec.SandboxID)
 		}
-		lastErr = err
-		after, ferr := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
-		if ferr != nil {
-			return nil, fmt.Errorf("%w; looking for the snapshot it may have made also failed: %v", err, ferr)
+		made, lerr := s.findLost(ctx, spec, before, err)
+		if lerr != nil {
+			return nil, lerr
 		}
-		made, aerr := newSnapshot(before, after, spec.Name)
-		if aerr != nil {
-			return nil, fmt.Errorf("%w; %w", err, aerr)
-		}
-		if made != nil {
-			info, err = *made, nil
-			break
-		}
-	}
-	if err != nil {
-		return nil, lastErr
+		info = *made
 	}
 	snap := snapshotFromInfo(info)
 	snap.SandboxID = spec.SandboxID
@@ -76,6 +63,37 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		snap.Name = spec.Name
 	}
 	return snap, nil
+}
+
+// findLost finds the snapshot a create whose answer (createErr) was lost
+// made: the new one among the box's snapshots (see newSnapshot), looked for
+// with backoff, as E2B lists a new snapshot only after a delay. The create
+// is never sent again: a snapshot not listed yet may still exist.
+func (s *snapshots) findLost(ctx context.Context, spec platform.SnapshotSpec, before []snapshotInfo, createErr error) (*snapshotInfo, error) {
+	var made *snapshotInfo
+	var ambiguous error
+	ok, waited, ferr := s.p.findLost(ctx, func(ctx context.Context) (bool, error) {
+		after, lerr := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
+		if lerr != nil {
+			return false, lerr
+		}
+		made, ambiguous = newSnapshot(before, after, spec.Name)
+		return made != nil || ambiguous != nil, nil
+	})
+	switch {
+	case ambiguous != nil:
+		return nil, fmt.Errorf("%w; %w", createErr, ambiguous)
+	case ok:
+		tflog.Info(ctx, "the snapshot create's answer was lost; found the snapshot it made", map[string]any{"id": made.SnapshotID, "waited": waited.String()})
+		return made, nil
+	}
+	what, named := "snapshot", ""
+	if spec.Name != "" {
+		what, named = fmt.Sprintf("snapshot %q", spec.Name), fmt.Sprintf(" named %q", spec.Name)
+	}
+	return nil, &lostCreateError{what: what, err: createErr, waited: waited, lookup: ferr, find: fmt.Sprintf(
+		"If it was made, E2B will list a new snapshot%s of sandbox %s (the sbx_snapshots data source with sandbox_id finds it): "+
+			"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", named, spec.SandboxID)}
 }
 
 // newSnapshot returns the snapshot a create whose answer was lost made: the

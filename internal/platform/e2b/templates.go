@@ -87,7 +87,7 @@ func (t *templates) build(ctx context.Context, wantID string, spec platform.Temp
 	if spec.DiskMB != 0 {
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "template disk size (disk_mb)"}
 	}
-	reqd, err := t.requestBuild(ctx, spec)
+	reqd, err := t.requestBuild(ctx, wantID, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -129,15 +129,25 @@ func buildStartRequest(spec platform.TemplateSpec) (templateBuildStart, error) {
 	return start, nil
 }
 
+// maxBuildRequests bounds how often a build request whose answer was lost
+// is sent again (only ever to a template known to be this one's).
+const maxBuildRequests = 3
+
 // requestBuild asks for a new build under spec.Name (POST /v3/templates).
-// If the answer is lost, the template is looked up by name and its newest
-// waiting build is used, so a retry never makes a second template. (Create
+// If the answer is lost, it looks for the waiting build the request made,
+// with backoff (E2B lists a new template only after a delay): on template
+// wantID for a rebuild, else on the template listed under the name (Create
 // has checked the name was free, so a template found under it is this
-// request's.)
-func (t *templates) requestBuild(ctx context.Context, spec platform.TemplateSpec) (templateCreateResponse, error) {
+// request's). It asks again only when the template is known and no waiting
+// build appeared on it within the bound: the request can then only add a
+// build to that template. A new template not listed within the bound fails
+// the create: it may exist, and by then the name may be someone else's.
+func (t *templates) requestBuild(ctx context.Context, wantID string, spec platform.TemplateSpec) (templateCreateResponse, error) {
 	body := templateCreateRequest{Name: spec.Name, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB}
+	// known is the template the request lands on, once that is known.
+	known := wantID
 	var lastErr error
-	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
+	for attempt := 0; attempt < maxBuildRequests; attempt++ {
 		var out templateCreateResponse
 		_, err := t.p.do(ctx, "POST", "/v3/templates", nil, body, &out)
 		if err == nil {
@@ -147,24 +157,44 @@ func (t *templates) requestBuild(ctx context.Context, spec platform.TemplateSpec
 			return out, fmt.Errorf("requesting a build of template %q: %w", spec.Name, err)
 		}
 		lastErr = err
-		found, ferr := t.findByName(ctx, spec.Name)
-		if ferr != nil {
-			return out, fmt.Errorf("%w; looking for the template it may have made also failed: %v", err, ferr)
+		templateID := known
+		var made templateCreateResponse
+		ok, waited, ferr := t.p.findLost(ctx, func(ctx context.Context) (bool, error) {
+			if known == "" {
+				found, lerr := t.findByName(ctx, spec.Name)
+				if lerr != nil || found == nil {
+					return false, lerr
+				}
+				templateID = found.TemplateID
+			}
+			w, lerr := t.read(ctx, templateID)
+			if lerr != nil {
+				return false, lerr
+			}
+			if b := newestBuild(w.Builds, "waiting"); b != nil {
+				made = templateCreateResponse{TemplateID: templateID, BuildID: b.BuildID}
+				return true, nil
+			}
+			return false, nil
+		})
+		switch {
+		case ok:
+			tflog.Info(ctx, "the template build request's answer was lost; found the build it made",
+				map[string]any{"template": made.TemplateID, "build": made.BuildID, "waited": waited.String()})
+			return made, nil
+		case ferr != nil && templateID != "":
+			return out, &lostCreateError{what: fmt.Sprintf("build of template %q", spec.Name), err: err, waited: waited, lookup: ferr,
+				find: fmt.Sprintf("If it was made, template %s holds a build waiting that was never started; apply again to build anew.", templateID)}
+		case templateID == "":
+			return out, &lostCreateError{what: fmt.Sprintf("template %q", spec.Name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+				"If it was made, E2B will list a template named %q with a build that was never started (the sbx_template data source "+
+					"finds it by name): delete it, then apply again; until it is deleted, a create under its name fails naming it.", spec.Name)}
 		}
-		if found == nil {
-			continue
-		}
-		w, err := t.read(ctx, found.TemplateID)
-		if err != nil {
-			return out, err
-		}
-		if b := newestBuild(w.Builds, "waiting"); b != nil {
-			return templateCreateResponse{TemplateID: found.TemplateID, BuildID: b.BuildID}, nil
-		}
-		// The template exists but its build request did not land: asking
-		// again under the same name adds a build to it.
+		// The template is known but the request's build did not land:
+		// asking again under the same name adds a build to it.
+		known = templateID
 	}
-	return templateCreateResponse{}, lastErr
+	return templateCreateResponse{}, fmt.Errorf("requesting a build of template %q: %w", spec.Name, lastErr)
 }
 
 // newestBuild returns the most recent build with the status ("" = any),

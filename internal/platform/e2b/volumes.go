@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
@@ -51,26 +53,32 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	if len(taken) > 0 {
 		return nil, &platform.NotOwnedError{Kind: "volume", Name: spec.Name, ID: taken[0].ID}
 	}
-	var lastErr error
-	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
-		var out volumeAPI
-		_, err := v.p.do(ctx, "POST", "/volumes", nil, newVolume{Name: spec.Name}, &out)
-		if err == nil {
-			return v.Get(ctx, out.VolumeID)
-		}
-		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return nil, volumesBeta(err)
-		}
-		lastErr = err
-		found, ferr := v.List(ctx, platform.VolumeFilter{Name: spec.Name})
-		if ferr != nil {
-			return nil, fmt.Errorf("%w; looking for the volume it may have made also failed: %v", err, ferr)
-		}
-		if len(found) > 0 {
-			return &found[0], nil
-		}
+	var out volumeAPI
+	_, err = v.p.do(ctx, "POST", "/volumes", nil, newVolume{Name: spec.Name}, &out)
+	if err == nil {
+		return v.Get(ctx, out.VolumeID)
 	}
-	return nil, lastErr
+	if !errors.Is(err, rest.ErrMaybeApplied) {
+		return nil, volumesBeta(err)
+	}
+	// The answer was lost: look for the volume, with backoff (E2B lists a
+	// new volume only after a delay), and never send the create again.
+	var found *platform.Volume
+	ok, waited, ferr := v.p.findLost(ctx, func(ctx context.Context) (bool, error) {
+		vols, lerr := v.List(ctx, platform.VolumeFilter{Name: spec.Name})
+		if lerr != nil || len(vols) == 0 {
+			return false, lerr
+		}
+		found = &vols[0]
+		return true, nil
+	})
+	if ok {
+		tflog.Info(ctx, "the volume create's answer was lost; found the volume it made", map[string]any{"id": found.ID, "waited": waited.String()})
+		return found, nil
+	}
+	return nil, &lostCreateError{what: fmt.Sprintf("volume %q", spec.Name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+		"If it was made, E2B will list a volume named %q (the sbx_volume data source finds it by name): "+
+			"import it (terraform import <address> <volume id>) or delete it, then apply again.", spec.Name)}
 }
 
 // Get implements platform.VolumeService.

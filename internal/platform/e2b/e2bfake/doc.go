@@ -24,6 +24,11 @@
 //     and deleted by DELETE /templates/{snapshotID}.
 //   - Lists page with limit/nextToken and X-Next-Token; a token names the first
 //     item of the next page, so deletions between pages skip nothing.
+//   - Lists lag creates when Options.ListLag is set: a new sandbox, volume,
+//     template or snapshot is left out of every list until ListLag has passed
+//     on the clock, as E2B's eventually consistent listings do; reads by id
+//     find it at once. The object of a create whose answer was lost
+//     (Fault.DropAfterHandling) is then not listed right away either.
 //
 // Faults (Inject) add 4xx/5xx answers, Retry-After, dropped connections before
 // or after the state change, and latency to chosen routes.

@@ -120,7 +120,8 @@ func (s *Server) createSandbox(c *call) reply {
 		state: stateRunning, startedAt: now, endAt: now.Add(time.Duration(timeout) * time.Second),
 		timeout: timeout, timeoutOmitted: omitted, autoPause: req.AutoPause, autoPauseMemory: req.AutoPauseMemory == nil || *req.AutoPauseMemory,
 		autoResume: autoResume, metadata: copyMap(req.Metadata), envVars: copyMap(req.EnvVars),
-		volumeMounts: append([]volumeMount{}, req.VolumeMounts...), cpu: b.cpu, memMB: b.memMB}
+		volumeMounts: append([]volumeMount{}, req.VolumeMounts...), cpu: b.cpu, memMB: b.memMB,
+		listedFrom: s.listedFrom(now)}
 	if req.Secure {
 		sb.envdToken = randomID(32)
 	}
@@ -187,7 +188,8 @@ func (s *Server) listSandboxes(c *call) reply {
 	var matched []*sandbox
 	running := 0
 	for _, sb := range s.sandboxes {
-		if !want[sb.state] || (tmpl != "" && tmpl != sb.templateID && tmpl != sb.alias && tmpl != sb.templateRef) || sb.startedAt.Before(after) {
+		if !listed(sb.listedFrom, c.now) || !want[sb.state] ||
+			(tmpl != "" && tmpl != sb.templateID && tmpl != sb.alias && tmpl != sb.templateRef) || sb.startedAt.Before(after) {
 			continue
 		}
 		if !metadataMatches(sb.metadata, meta) {

@@ -39,6 +39,12 @@ type Options struct {
 	// MaxTimeoutSeconds is the team's longest sandbox timeout (E2B: 24 h on
 	// Pro, 1 h on Base). Default 86400.
 	MaxTimeoutSeconds int
+	// ListLag hides each new sandbox, volume, template and snapshot from the
+	// list endpoints (GET /v2/sandboxes, /volumes, /v2/templates, /snapshots)
+	// until ListLag has passed on Clock since its create, as E2B's eventually
+	// consistent listings do. Reads by id see it at once. Default 0: listed
+	// at once.
+	ListLag time.Duration
 }
 
 type wallClock struct{}

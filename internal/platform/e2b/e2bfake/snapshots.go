@@ -44,10 +44,12 @@ func (s *Server) createSnapshot(c *call) reply {
 			return errorReply(http.StatusBadRequest, "name %q is taken by a template", name)
 		}
 		if t == nil {
-			t = &template{seq: s.nextSeq(), id: randomID(20), name: name, createdAt: now, files: map[string]int{}, snapshot: true}
+			t = &template{seq: s.nextSeq(), id: randomID(20), name: name, createdAt: now, files: map[string]int{}, snapshot: true,
+				listedFrom: s.listedFrom(now)}
 		}
 	} else {
-		t = &template{seq: s.nextSeq(), id: randomID(20), createdAt: now, files: map[string]int{}, snapshot: true}
+		t = &template{seq: s.nextSeq(), id: randomID(20), createdAt: now, files: map[string]int{}, snapshot: true,
+			listedFrom: s.listedFrom(now)}
 	}
 	t.fromSandbox, t.cpu, t.memMB, t.updatedAt = sb.id, sb.cpu, sb.memMB, now
 	for _, old := range t.builds {
@@ -69,7 +71,7 @@ func (s *Server) listSnapshots(c *call) reply {
 	}
 	var all []*template
 	for _, t := range s.templates {
-		if !t.snapshot || (bySandbox != "" && t.fromSandbox != bySandbox) || (named != nil && named != t) {
+		if !t.snapshot || !listed(t.listedFrom, c.now) || (bySandbox != "" && t.fromSandbox != bySandbox) || (named != nil && named != t) {
 			continue
 		}
 		all = append(all, t)

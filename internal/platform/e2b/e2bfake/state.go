@@ -47,6 +47,7 @@ type sandbox struct {
 	envdToken       string
 	pauseCount      int
 	pauseMemory     bool
+	listedFrom      time.Time // hidden from lists before (Options.ListLag)
 }
 
 type volumeMount struct {
@@ -67,7 +68,8 @@ type template struct {
 	builds        []*build
 	files         map[string]int // uploaded build-file hashes and their sizes
 	snapshot      bool
-	fromSandbox   string // snapshot source sandbox
+	fromSandbox   string    // snapshot source sandbox
+	listedFrom    time.Time // hidden from lists before (Options.ListLag)
 }
 
 type build struct {
@@ -104,12 +106,26 @@ type logEntry struct {
 }
 
 type volume struct {
-	seq       int64
-	id        string
-	name      string
-	token     string
-	createdAt time.Time
+	seq        int64
+	id         string
+	name       string
+	token      string
+	createdAt  time.Time
+	listedFrom time.Time // hidden from lists before (Options.ListLag)
 }
+
+// listedFrom is when an object created at now first shows in list
+// endpoints: Options.ListLag later. Without a lag it is always listed, even
+// when a test sets the clock back before its create.
+func (s *Server) listedFrom(now time.Time) time.Time {
+	if s.opts.ListLag <= 0 {
+		return time.Time{}
+	}
+	return now.Add(s.opts.ListLag)
+}
+
+// listed reports whether an object that shows in lists from from is listed at now.
+func listed(from, now time.Time) bool { return !now.Before(from) }
 
 func (s *Server) nextSeq() int64 {
 	s.seq++

@@ -69,7 +69,8 @@ func (s *Server) createTemplate(c *call) reply {
 		return errorReply(http.StatusBadRequest, "name %q is taken by a snapshot", name)
 	}
 	if t == nil {
-		t = &template{seq: s.nextSeq(), id: randomID(20), name: name, cpu: cpu, memMB: mem, createdAt: now, updatedAt: now, files: map[string]int{}}
+		t = &template{seq: s.nextSeq(), id: randomID(20), name: name, cpu: cpu, memMB: mem, createdAt: now, updatedAt: now, files: map[string]int{},
+			listedFrom: s.listedFrom(now)}
 		s.templates[t.id] = t
 	}
 	b := &build{id: randomUUID(), status: buildWaiting, tags: tags, cpu: cpu, memMB: mem, createdAt: now, updatedAt: now}
@@ -370,7 +371,7 @@ type templateJSON struct {
 func (s *Server) listTemplates(c *call) reply {
 	var all []*template
 	for _, t := range s.templates {
-		if !t.snapshot {
+		if !t.snapshot && listed(t.listedFrom, c.now) {
 			all = append(all, t)
 		}
 	}

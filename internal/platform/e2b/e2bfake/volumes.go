@@ -33,7 +33,7 @@ func (s *Server) createVolume(c *call) reply {
 	if s.volumeByName(req.Name) != nil {
 		return errorReply(http.StatusBadRequest, "volume with name %q already exists", req.Name)
 	}
-	v := &volume{seq: s.nextSeq(), id: randomID(20), name: req.Name, token: randomID(40), createdAt: c.now}
+	v := &volume{seq: s.nextSeq(), id: randomID(20), name: req.Name, token: randomID(40), createdAt: c.now, listedFrom: s.listedFrom(c.now)}
 	s.volumes[v.id] = v
 	return reply{status: http.StatusCreated, body: volumeAndTokenJSON{VolumeID: v.id, Name: v.name, Token: v.token}}
 }
@@ -46,10 +46,12 @@ func (s *Server) getVolume(c *call) reply {
 	return reply{status: http.StatusOK, body: volumeAndTokenJSON{VolumeID: v.id, Name: v.name, Token: v.token}}
 }
 
-func (s *Server) listVolumes(*call) reply {
+func (s *Server) listVolumes(c *call) reply {
 	all := make([]*volume, 0, len(s.volumes))
 	for _, v := range s.volumes {
-		all = append(all, v)
+		if listed(v.listedFrom, c.now) {
+			all = append(all, v)
+		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
 	out := []volumeJSON{}
