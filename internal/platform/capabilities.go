@@ -29,10 +29,14 @@ type Capabilities struct {
 	OnTimeoutActions  []OnTimeoutAction // accepted on_timeout values; empty: timeout not supported
 	MaxTimeout        time.Duration     // longest timeout accepted; 0 = no limit
 	LifecycleMutable  bool              // timeout & co. change in place (else: replace)
-	IdleTimeout       bool              // idle_timeout accepted
-	AutoArchive       bool              // auto_archive_after accepted
-	MaxAutoArchive    time.Duration     // 0 = no limit
-	AutoDelete        bool              // auto_delete_after accepted
+	// LifecycleInPlace names the lifecycle attributes a live box changes in
+	// place when LifecycleMutable (E2B: only "timeout"; its on_timeout is
+	// fixed at create); empty means every one. The others replace the box.
+	LifecycleInPlace []string
+	IdleTimeout      bool          // idle_timeout accepted
+	AutoArchive      bool          // auto_archive_after accepted
+	MaxAutoArchive   time.Duration // 0 = no limit
+	AutoDelete       bool          // auto_delete_after accepted
 
 	// Templates
 	TemplateFromDockerfile bool // dockerfile + context_dir

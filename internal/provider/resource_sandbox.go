@@ -288,6 +288,9 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	if importing {
+		// What the platform does not report (Env == nil) is taken from
+		// the configuration at the next plan (resource_sandbox_env_import.go).
+		sandboxMarkEnvUnreported(ctx, resp.Private, sb.Env == nil, &resp.Diagnostics)
 		endImport(ctx, resp)
 	}
 }
@@ -312,8 +315,10 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	var sb *platform.Sandbox
 
 	// The plan only reaches Update for changes ModifyPlan left in place;
-	// anything else was planned as a replacement.
-	if !mapsSame(plan.Labels, state.Labels) || !mapsSame(plan.Env, state.Env) {
+	// anything else was planned as a replacement. An imported box's env the
+	// platform did not report is recorded as planned, with no call.
+	envRecorded := !mapsSame(plan.Env, state.Env) && sandboxEnvUnreported(ctx, req.Private, state, &resp.Diagnostics)
+	if !mapsSame(plan.Labels, state.Labels) || (!envRecorded && !mapsSame(plan.Env, state.Env)) {
 		// SandboxService has no call to relabel a box or change its env, so a
 		// platform claiming these are mutable cannot honour the change here.
 		resp.Diagnostics.AddError("Cannot change sandbox labels or env in place",
@@ -350,7 +355,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 		sb = got
 	}
-	if resuming && r.platform.Capabilities().LifecycleMutable && (isSet(plan.Timeout) || lifecycleChanged) {
+	if resuming && sandboxLifecycleInPlace(r.platform.Capabilities())(pathSandboxTimeout) && (isSet(plan.Timeout) || lifecycleChanged) {
 		// A platform may resume a box with the settings it was created
 		// with (E2B reconnects with the create-time timeout). Setting the
 		// configured ones again makes the timeout count from this resume,
@@ -374,6 +379,9 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	out := sandboxSettle(plan, sb)
 	sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+	if envRecorded {
+		sandboxMarkEnvUnreported(ctx, resp.Private, false, &resp.Diagnostics)
+	}
 }
 
 func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

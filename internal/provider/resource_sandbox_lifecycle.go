@@ -108,11 +108,37 @@ func sandboxLifecycleUnknown(m sandboxModel) bool {
 		m.AutoArchiveAfter.IsUnknown() || m.AutoDeleteAfter.IsUnknown()
 }
 
-// sandboxLifecycleReplacePaths lists the changed lifecycle settings when the
-// platform cannot change them in place.
+// sandboxLifecycleInPlace says, per lifecycle attribute, whether the
+// platform changes it on a live box: none where the capability row says
+// !LifecycleMutable, else those it names in LifecycleInPlace (all when it
+// names none).
+func sandboxLifecycleInPlace(caps platform.Capabilities) func(path.Path) bool {
+	return func(p path.Path) bool {
+		if !caps.LifecycleMutable {
+			return false
+		}
+		return len(caps.LifecycleInPlace) == 0 ||
+			slices.ContainsFunc(caps.LifecycleInPlace, func(a string) bool { return path.Root(a).Equal(p) })
+	}
+}
+
+// sandboxLifecycleReplacePaths lists the changed lifecycle settings the
+// platform cannot change in place: each replaces the box.
 func sandboxLifecycleReplacePaths(caps platform.Capabilities, plan, state sandboxModel) path.Paths {
-	if caps.LifecycleMutable {
-		return nil
+	return sandboxLifecycleFixedChanges(sandboxLifecycleInPlace(caps), plan, state)
+}
+
+// sandboxLifecycleFixedChanges lists the changed lifecycle settings that do
+// not change in place (inPlace false), each of which replaces the box. An
+// on_timeout left out is "kill", the default wherever a box has a timeout
+// (E2B reports it as unset), so writing it out or leaving it out is no change
+// of box.
+func sandboxLifecycleFixedChanges(inPlace func(path.Path) bool, plan, state sandboxModel) path.Paths {
+	onTimeout := func(v types.String) types.String {
+		if v.IsNull() {
+			return types.StringValue(string(platform.OnTimeoutKill))
+		}
+		return v
 	}
 	var out path.Paths
 	for _, c := range []struct {
@@ -120,12 +146,12 @@ func sandboxLifecycleReplacePaths(caps platform.Capabilities, plan, state sandbo
 		a, b types.String
 	}{
 		{pathSandboxTimeout, plan.Timeout, state.Timeout},
-		{pathSandboxOnTimeout, plan.OnTimeout, state.OnTimeout},
+		{pathSandboxOnTimeout, onTimeout(plan.OnTimeout), onTimeout(state.OnTimeout)},
 		{pathSandboxIdleTimeout, plan.IdleTimeout, state.IdleTimeout},
 		{pathSandboxAutoArchiveAfter, plan.AutoArchiveAfter, state.AutoArchiveAfter},
 		{pathSandboxAutoDeleteAfter, plan.AutoDeleteAfter, state.AutoDeleteAfter},
 	} {
-		if !c.a.Equal(c.b) {
+		if !c.a.Equal(c.b) && !inPlace(c.p) {
 			out = append(out, c.p)
 		}
 	}

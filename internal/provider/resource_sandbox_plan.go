@@ -49,7 +49,8 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	replace := append(sandboxReplacePaths(caps, plan, state), sandboxLifecycleReplacePaths(caps, plan, state)...)
+	prior := sandboxPlanEnvFromConfig(ctx, req.Private, plan, state, name, &resp.Diagnostics)
+	replace := append(sandboxReplacePaths(caps, plan, prior), sandboxLifecycleReplacePaths(caps, plan, state)...)
 	resp.RequiresReplace.Append(replace...)
 	sandboxPlanComputed(&plan, state)
 	sandboxPlanRetention(&plan, &state, len(replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)

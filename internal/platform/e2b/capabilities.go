@@ -35,10 +35,13 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		EnforcesDeadlines: true, // E2B kills (or pauses) the box at its end time itself
 		OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause},
 		MaxTimeout:        maxTimeoutByTier[tier],
-		LifecycleMutable:  true, // the timeout only (SandboxLifecycleInPlace): POST /sandboxes/{id}/timeout
-		IdleTimeout:       false,
-		AutoArchive:       false,
-		AutoDelete:        false,
+		LifecycleMutable:  true,
+		// The timeout only (POST /sandboxes/{id}/timeout); on_timeout is the
+		// create request's autoPause, fixed at create, so a change replaces.
+		LifecycleInPlace: []string{"timeout"},
+		IdleTimeout:      false,
+		AutoArchive:      false,
+		AutoDelete:       false,
 
 		TemplateFromDockerfile: true,
 		TemplateFromImage:      true,  // a build with fromImage and no steps
@@ -73,10 +76,3 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SnapshotSourceReported: false,
 	}
 }
-
-// SandboxLifecycleInPlace names the sbx_sandbox lifecycle settings a live
-// E2B box changes in place, which LifecycleMutable above stands for: the
-// timeout only (POST /sandboxes/{id}/timeout). on_timeout is the create
-// request's autoPause, fixed at create, so changing it replaces the box;
-// E2B has none of the other settings.
-func (p *Platform) SandboxLifecycleInPlace() []string { return []string{"timeout"} }
