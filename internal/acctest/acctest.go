@@ -1,10 +1,10 @@
-// Package acctest holds what acceptance and conformance tests share: a
-// reachable Docker engine and a locally built sandbox image context, so no
-// test needs an image registry.
+// Package acctest holds what acceptance and conformance tests share: the
+// test tiers (RequireTerraform, RequireDocker: what a test needs, and where
+// it is skipped), a reachable Docker engine and a locally built sandbox
+// image context, so no test needs an image registry.
 package acctest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/docker/docker/client"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
 )
@@ -132,20 +130,4 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
-}
-
-// DockerClient returns a client for the engine the tests run against
-// (DOCKER_HOST or the local socket). A missing engine fails the test: the
-// acceptance tests exist to run against a real one.
-func DockerClient(t testing.TB) *client.Client {
-	t.Helper()
-	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
-	if err != nil {
-		t.Fatalf("docker client: %v", err)
-	}
-	if _, err := c.Ping(context.Background()); err != nil {
-		t.Fatalf("the Docker engine at %s is not reachable (start dockerd, or run .ci/run): %v", c.DaemonHost(), err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
 }

@@ -30,14 +30,8 @@ import (
 // pull` on standard input and `terraform show -json`, judged before the
 // deadline, within --warn-before and after it.
 func TestDriftE2E(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does) to run it against the terraform CLI and a Docker engine")
-	}
-	acctest.DockerClient(t) // fails the test when no engine is reachable
-	tf, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Fatalf("the terraform CLI is not on PATH: %v", err)
-	}
+	acctest.RequireDocker(t)
+	tf := acctest.RequireTerraform(t)
 
 	e := driftE2ESetup(t, tf)
 	e.apply()

@@ -35,10 +35,7 @@ func randomSuffix(t testing.TB) string {
 
 func needDocker(t *testing.T) (*docker.Platform, *client.Client) {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("needs a Docker engine: set TF_ACC=1 (make test does)")
-	}
-	api := acctest.DockerClient(t)
+	api := acctest.RequireDocker(t)
 	p, err := docker.New(context.Background(), docker.Config{Host: os.Getenv("DOCKER_HOST")})
 	if err != nil {
 		t.Fatal(err)

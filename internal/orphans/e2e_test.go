@@ -28,10 +28,7 @@ import (
 // and the destroy then completes.
 func TestOrphansE2E(t *testing.T) {
 	p, api := needDocker(t)
-	tf, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Fatalf("the terraform CLI is not on PATH: %v", err)
-	}
+	tf := acctest.RequireTerraform(t)
 	e := newE2E(t, tf)
 	sfx := randomSuffix(t)
 	owner, name := "orphans-e2e-"+sfx, "tf-acc-orphans-e2e-"+sfx

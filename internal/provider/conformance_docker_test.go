@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 	"testing"
@@ -28,12 +27,9 @@ import (
 // TestAccConformanceDocker runs the platform conformance suite against the
 // local Docker engine.
 func TestAccConformanceDocker(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		// The same gate resource.Test applies; checked first because building
-		// the harness needs the engine.
-		t.Skip("acceptance test: set TF_ACC=1 to run it against the Docker engine")
-	}
-	api := acctest.DockerClient(t)
+	// Checked first: building the harness needs the engine.
+	api := acctest.RequireDocker(t)
+	acctest.RequireTerraform(t)
 	plat, err := docker.New(context.Background(), docker.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -14,7 +15,7 @@ import (
 // at plan time through the terraform CLI, naming the attribute and the value,
 // and nothing reaches the platform.
 func TestAccConformanceE2BCapabilityRefusals(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	box := func(body string) string {
 		return cfg + "resource \"sbx_sandbox\" \"s\" {\n  template_id = \"tpl\"\n" + body + "\n}\n"

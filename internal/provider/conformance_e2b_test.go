@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -50,9 +49,7 @@ func e2bAccHooks(t *testing.T, sleep func(context.Context, time.Duration) error)
 // TestAccConformanceE2B runs the platform conformance suite against the E2B
 // fake, through the real terraform CLI.
 func TestAccConformanceE2B(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 to run it through the terraform CLI against the E2B fake")
-	}
+	acctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	contextDir := acctest.AgentContextDir(t)
 	plat, err := e2b.New(e2b.Config{APIKey: e2bAccKey, APIURL: fake.URL(), Tier: e2b.TierPro})

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -13,7 +14,7 @@ import (
 // not: a stopped or paused status filter finds every box E2B reports
 // paused, never nothing and never only half of them.
 func TestAccSandboxesDataSourceE2BPauseKind(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	_, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	config := providerConfig + `
 resource "sbx_template" "t" {

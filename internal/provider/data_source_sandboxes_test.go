@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -88,6 +89,7 @@ check "no_expired_boxes" {
 // the check block's data source holding the expired box (a failed check is
 // only a warning in Terraform, so the proof is the data source's state).
 func TestAccSandboxesDataSource(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("sbx-ds-boxes")
 	clock := retention.NewFakeClock(time.Now())
 	factories := map[string]func() (tfprotov6.ProviderServer, error){
@@ -197,6 +199,7 @@ func (c sandboxesAccOnlyCheckRead) CheckPlan(_ context.Context, req plancheck.Ch
 // TestAccSandboxesDataSourceValidation: bad filter values are plan-time
 // errors naming the attribute, the value and what is allowed.
 func TestAccSandboxesDataSourceValidation(t *testing.T) {
+	acctest.RequireDocker(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },

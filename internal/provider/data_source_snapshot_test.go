@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -29,8 +30,9 @@ func snapshotDataSourceTestPlatform() *dataSourceFakePlatform {
 }
 
 func TestSnapshotDataSource_fake(t *testing.T) {
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	fake := snapshotDataSourceTestPlatform()
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase.Add(10*time.Hour)),
 		Steps: []resource.TestStep{
 			{
@@ -128,9 +130,10 @@ data "sbx_snapshot" "expired" {
 // Time moves through the injectable clock: once vol-weekly's deadline has
 // passed it is no longer found unless include_expired is set.
 func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	at := snapshotDataSourceTestBase.Add(200 * time.Hour)
 	fake := snapshotDataSourceTestPlatform()
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, at),
 		Steps: []resource.TestStep{
 			{
@@ -165,8 +168,9 @@ func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
 // cannot be honoured: a plan-time error naming the attribute, never a
 // silent pick by listing order. size_bytes and created_at read as null.
 func TestSnapshotDataSource_noCreationTime(t *testing.T) {
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	fake := snapshotDataSourceUntimedPlatform()
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
 		Steps: []resource.TestStep{
 			{

@@ -6,10 +6,13 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
 func TestSnapshotsDataSource_fake(t *testing.T) {
-	resource.UnitTest(t, resource.TestCase{
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceTestPlatform(), snapshotDataSourceTestBase.Add(10*time.Hour)),
 		Steps: []resource.TestStep{
 			{
@@ -69,7 +72,8 @@ data "sbx_snapshots" "none" { name = "nothing-has-this-name" }
 // Without creation times the list keeps the platform's listing order (the
 // documented behaviour), and sizes are null rather than 0.
 func TestSnapshotsDataSource_noCreationTime(t *testing.T) {
-	resource.UnitTest(t, resource.TestCase{
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceUntimedPlatform(), snapshotDataSourceTestBase),
 		Steps: []resource.TestStep{
 			{

@@ -7,17 +7,19 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 func TestTemplateDataSource_fake(t *testing.T) {
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	created := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
 	fake := &dataSourceFakePlatform{templates: []platform.Template{
 		{ID: "tpl-1", Name: "agent", BuildID: "build-7", Status: "ready", CreatedAt: created,
 			Labels: map[string]string{"team": "ml", platform.LabelKind: "template"}},
 		{ID: "tpl-2", Name: "agent-gpu", BuildID: "build-1", Status: "building"},
 	}}
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, time.Time{}),
 		Steps: []resource.TestStep{
 			{

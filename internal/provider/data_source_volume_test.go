@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"testing"
 	"time"
@@ -34,7 +33,8 @@ func volumeDataSourceTestPlatform() *dataSourceFakePlatform {
 }
 
 func TestVolumeDataSource_fake(t *testing.T) {
-	resource.UnitTest(t, resource.TestCase{
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(volumeDataSourceTestPlatform(), time.Time{}),
 		Steps: []resource.TestStep{
 			{
@@ -96,10 +96,7 @@ data "sbx_volume" "by_id" { id = "v-managed" }
 // and by id, reported as unmanaged, and can then be imported with an
 // `import {}` block whose id comes from the data source.
 func TestAccVolumeDataSource_unmanagedThenImport(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 to run it against the Docker engine")
-	}
-	api := acctest.DockerClient(t)
+	api := acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-unmanaged")
 	if _, err := api.VolumeCreate(context.Background(), volume.CreateOptions{Name: name, Labels: map[string]string{"owner": "ops"}}); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
 // otherState is a second Terraform working directory, with a state of its
@@ -23,6 +25,7 @@ import (
 // configurations (two teams, two pipelines) touching the same names.
 type otherState struct {
 	t   *testing.T
+	tf  string // the terraform CLI
 	dir string
 	env []string
 }
@@ -33,8 +36,11 @@ const otherProviderAddr = "registry.terraform.io/hashicorp/sbx"
 
 // newOtherState serves the provider and prepares an empty working
 // directory. When the test ends, whatever the state holds is destroyed.
+// It needs the terraform CLI (acctest.RequireTerraform: skipped without
+// TF_ACC); a test whose configuration uses Docker requires it first.
 func newOtherState(t *testing.T) *otherState {
 	t.Helper()
+	tf := acctest.RequireTerraform(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
@@ -62,7 +68,7 @@ func newOtherState(t *testing.T) *otherState {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &otherState{t: t, dir: t.TempDir(),
+	s := &otherState{t: t, tf: tf, dir: t.TempDir(),
 		env: append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(spec), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")}
 	t.Cleanup(func() {
 		if _, err := os.Stat(filepath.Join(s.dir, "terraform.tfstate")); err == nil {
@@ -141,11 +147,7 @@ func (s *otherState) stdout(args ...string) (string, error) {
 }
 
 func (s *otherState) command(args ...string) *exec.Cmd {
-	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if bin == "" {
-		bin = "terraform"
-	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(s.tf, args...)
 	cmd.Dir = s.dir
 	cmd.Env = s.env
 	return cmd

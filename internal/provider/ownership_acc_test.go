@@ -37,6 +37,7 @@ func ownershipAccVolumeToken(t *testing.T, name string) string {
 // and the import command, and its destroy leaves the first state's volume
 // (and its data) alone.
 func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
+	acctest.RequireDocker(t) // before the second state applies on it
 	name := ownershipAccName("owned")
 	first := newOtherState(t)
 	first.apply(fmt.Sprintf("resource \"sbx_volume\" \"a\" {\n  name = %q\n}\n", name))
@@ -69,6 +70,7 @@ func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
 // A named sandbox another state manages is not taken over either, and
 // its container keeps running after the second configuration is destroyed.
 func TestAccOwnership_namedSandboxOfAnotherState(t *testing.T) {
+	acctest.RequireDocker(t) // before the second state applies on it
 	name := ownershipAccName("box")
 	first := newOtherState(t)
 	first.apply(sandboxAccConfig(t, name+"-first", "running", "") + fmt.Sprintf(`
@@ -107,6 +109,7 @@ resource "sbx_sandbox" "named" {
 // Two resources of one configuration with the same name are a plan-time
 // error: nothing is created.
 func TestAccOwnership_duplicateNamesInOneConfiguration(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := ownershipAccName("dup")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -162,6 +165,7 @@ resource "sbx_template" "b" {
 // replaced instance twice (with its prior state, then as a create), and
 // both plans are the one resource's.
 func TestAccOwnership_replacementIsNotADuplicate(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := ownershipAccName("repl")
 	cfg := func(label string) string {
 		return sandboxAccConfig(t, name, "running", fmt.Sprintf("  env = { MARK = %q }\n", label))
@@ -187,6 +191,7 @@ func TestAccOwnership_replacementIsNotADuplicate(t *testing.T) {
 // replacement of a named box cannot make the new box first: a clear error
 // saying so, and the old box keeps running.
 func TestAccOwnership_createBeforeDestroyNamedBoxOnDocker(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := ownershipAccName("cbd")
 	cfg := func(label string) string {
 		return sandboxAccConfig(t, name, "running", fmt.Sprintf("  env = { MARK = %q }\n  lifecycle {\n    create_before_destroy = true\n  }\n", label))

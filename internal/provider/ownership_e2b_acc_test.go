@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -37,7 +38,7 @@ resource "sbx_sandbox" "s" {
 // taken over by name), the old one is destroyed, and the state holds the
 // live box.
 func TestAccOwnershipE2B_createBeforeDestroyNamedBox(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var oldID string
 	resource.Test(t, resource.TestCase{
@@ -83,7 +84,7 @@ func TestAccOwnershipE2B_createBeforeDestroyNamedBox(t *testing.T) {
 // create fails naming the template and the import command, and the first
 // state's template keeps its one build.
 func TestAccOwnershipE2B_templateOfAnotherState(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	hcl := cfg + `
 resource "sbx_template" "t" {
@@ -117,7 +118,7 @@ resource "sbx_template" "t" {
 // is snapshotted. On Docker, where names need not be unique, the same
 // configuration is fine (TestAccSnapshot tests take several snapshots).
 func TestAccOwnershipE2B_duplicateSnapshotNames(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

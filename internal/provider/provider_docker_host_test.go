@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
 )
 
@@ -62,6 +63,7 @@ func dockerHostAccSilentEngine(t *testing.T, giveUp time.Duration) string {
 // connections and never answers fails the plan after docker.AnswerTimeout
 // with an error naming the host and the seconds, instead of hanging.
 func TestAccProvider_dockerHostNoAnswer(t *testing.T) {
+	acctest.RequireTerraform(t) // no engine: the host is refused or never answers
 	host := dockerHostAccSilentEngine(t, 4*docker.AnswerTimeout)
 	secs := int(docker.AnswerTimeout / time.Second)
 	start := time.Now()
@@ -92,6 +94,7 @@ data "sbx_snapshots" "all" {}
 // the Docker client does not speak is an error on docker.host naming the
 // value and the schemes that work, not "Is the docker daemon running?".
 func TestAccProvider_dockerHostUnsupportedScheme(t *testing.T) {
+	acctest.RequireTerraform(t) // no engine: the host is refused or never answers
 	step := func(host, want string) resource.TestStep {
 		return resource.TestStep{
 			Config: fmt.Sprintf(`
@@ -123,6 +126,7 @@ data "sbx_snapshots" "all" {}
 // dial-stdio` on that host; a stand-in ssh runs dial-stdio against the test
 // engine, and the plan reads it.
 func TestAccProvider_dockerHostSSH(t *testing.T) {
+	acctest.RequireDocker(t)
 	if _, err := exec.LookPath("docker"); err != nil {
 		t.Skip("needs the docker command line, whose dial-stdio stands in for the remote host")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -45,17 +46,17 @@ func e2bAccBoxCount(fake *e2bfake.Server, want int) resource.TestCheckFunc {
 	}
 }
 
+// e2bAccSkipUnlessAcc is acctest.RequireTerraform: a test against the E2B
+// fake needs the terraform CLI and no Docker engine (make test-e2b runs it).
 func e2bAccSkipUnlessAcc(t *testing.T) {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 to run it through the terraform CLI against the E2B fake")
-	}
+	acctest.RequireTerraform(t)
 }
 
 // A storm of 429s with Retry-After: the apply of 20 sandboxes completes, and
 // no wait between attempts is shorter than the server asked.
 func TestAccE2BRateLimitStorm(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var mu sync.Mutex
 	var waits []time.Duration
@@ -95,7 +96,7 @@ func TestAccE2BRateLimitStorm(t *testing.T) {
 
 // 503s on reads are retried: refresh and the post-apply plan succeed.
 func TestAccE2BReadsRetried(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -122,7 +123,7 @@ func TestAccE2BReadsRetried(t *testing.T) {
 // A create whose response is lost leaves exactly one sandbox, after the
 // apply and after a re-apply.
 func TestAccE2BLostCreateResponse(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -143,7 +144,7 @@ func TestAccE2BLostCreateResponse(t *testing.T) {
 
 // TF_LOG=trace output (terraform's and the provider's) never holds the API key.
 func TestAccE2BTraceLogHasNoKey(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	// The key comes from the environment: the test framework itself logs the
 	// configuration it writes, which is not the provider's doing.
@@ -189,7 +190,7 @@ func TestAccE2BTraceLogHasNoKey(t *testing.T) {
 // Plan-time refusals: a Dockerfile line E2B cannot express, two platform
 // blocks, a timeout above the tier's cap, and volumes on a team without the beta.
 func TestAccE2BRefusals(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{VolumesDisabled: true})
 	baseTier := strings.Replace(cfg, `tier    = "pro"`, `tier    = "base"`, 1)
 	resource.Test(t, resource.TestCase{

@@ -16,15 +16,20 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 	"sbx": providerserver.NewProtocol6WithError(New("test")()),
 }
 
-// testAccPreCheck fails the test when the Docker engine is not reachable.
+// testAccPreCheck is the PreCheck of the acceptance tests on Docker: it
+// skips the test in the tiers without an engine and fails it when TF_ACC is
+// set and the engine is not reachable (acctest.RequireDocker). Tests against
+// the E2B fake or an in-process fake need only the terraform CLI and must
+// not use it.
 func testAccPreCheck(t *testing.T) {
 	t.Helper()
-	acctest.DockerClient(t)
+	acctest.RequireDocker(t)
 }
 
 // A setting the platform cannot honour is an error, never silently ignored:
 // Docker requests are not retried, so max_retries is refused there.
 func TestAccProvider_maxRetriesOnDocker(t *testing.T) {
+	acctest.RequireDocker(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

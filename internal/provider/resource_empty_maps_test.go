@@ -90,6 +90,7 @@ resource "sbx_snapshot" "s" {
 // sandbox or snapshot, rebuilds no template and relabels no mounted volume: the plan
 // only records the empty maps in place, and the plans after are empty.
 func TestAccEmptyMaps_sameAsLeftOut(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-emptymaps")
 	inPlace := func(addr string) plancheck.PlanCheck {
 		return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)

@@ -86,9 +86,12 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 			"**Deadlines.** `timeout`, `on_timeout`, `idle_timeout`, `auto_archive_after` and `auto_delete_after` set when the " +
 			"platform acts on the box; with the provider's `retention {}` policy they give `expires_at`, `retention_status`, " +
 			"`retention_rule` and `retention_action`, and `terraform plan` warns when the deadline is within " +
-			"`retention.warn_before` or past. Docker enforces none of them: there the deadline is tracked (plan warnings, " +
-			"`retention_status`, the `drift` detector) but nothing stops or deletes the box.\n\n" +
-			"**Import.** By id. `env` is read back where the platform can tell it from the image's (Docker can); `status_since` " +
+			"`retention.warn_before` or past. Docker enforces none of them: there the deadlines of `timeout` and " +
+			"`auto_delete_after` are tracked (plan warnings, `retention_status`, the `drift` detector) but nothing stops or " +
+			"deletes the box; `idle_timeout` and `auto_archive_after` are plan-time errors on Docker.\n\n" +
+			"**Import.** By id. `env` is read back where the platform can tell it from the image's (Docker can); where the " +
+			"platform does not report it (E2B), the configured `env` is taken as the box's after an import (an in-place " +
+			"update that calls nothing), not a replacement; `status_since` " +
 			"is the import time where the platform does not report it (Docker).",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("sandbox"),

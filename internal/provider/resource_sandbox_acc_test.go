@@ -151,6 +151,7 @@ func sandboxAccFirstTarFile(r io.Reader) (string, error) {
 // TestAccSandbox_lifecycle creates a running box, then pauses, stops and
 // starts it again in place (same container each step), then imports it.
 func TestAccSandbox_lifecycle(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	step := func(state string, docker ...string) resource.TestStep {
@@ -213,6 +214,7 @@ func TestAccSandbox_lifecycle(t *testing.T) {
 
 // TestAccSandbox_resize changes memory_mb in place (Docker resizes a running box).
 func TestAccSandbox_resize(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	memory := func(mb int64) resource.TestCheckFunc {
@@ -265,6 +267,7 @@ func TestAccSandbox_resize(t *testing.T) {
 // TestAccSandbox_disappears removes the container behind Terraform's back:
 // the refresh drops it from state with a warning and plans a create.
 func TestAccSandbox_disappears(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -297,6 +300,7 @@ func TestAccSandbox_disappears(t *testing.T) {
 // TestAccSandbox_outOfBandPause pauses the box with the engine directly:
 // the plan is an in-place update back to running, never a replacement.
 func TestAccSandbox_outOfBandPause(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.Test(t, resource.TestCase{
@@ -336,6 +340,7 @@ func TestAccSandbox_outOfBandPause(t *testing.T) {
 // mounted volume; the agent writes the file AGENT_FILES names into the
 // volume, and the file is read back through the engine.
 func TestAccSandbox_envAndVolumeMount(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
 	config := sandboxAccTemplateHCL(t, name) + fmt.Sprintf(`
 resource "sbx_volume" "v" {
@@ -426,6 +431,7 @@ resource "sbx_sandbox" "test" {
 // TestAccSandbox_validation checks every bad input is a plan-time error
 // naming the attribute and the value. Nothing is created.
 func TestAccSandbox_validation(t *testing.T) {
+	acctest.RequireDocker(t)
 	box := func(body string) string {
 		return fmt.Sprintf("resource \"sbx_sandbox\" \"test\" {\n%s\n}\n", body)
 	}
@@ -500,6 +506,7 @@ func sandboxAccErr(pattern string) *regexp.Regexp {
 // never started: started_at null) and one paused, and destroys both as
 // they are: a delete kills a box in any state.
 func TestAccSandbox_createNotRunning(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox")
 	config := sandboxAccTemplateHCL(t, name) + fmt.Sprintf(`
 resource "sbx_sandbox" "stopped" {

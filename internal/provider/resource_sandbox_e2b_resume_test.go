@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -66,7 +67,7 @@ func e2bResumeCheckEnd(fake *e2bfake.Server, want func() time.Time) resource.Tes
 // Base tier's 1 h runtime cap. Time moves on one injected clock shared by
 // the fake and the provider.
 func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	t0 := time.Now().UTC().Truncate(time.Second)
 	clock := retention.NewFakeClock(t0)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{Clock: clock})

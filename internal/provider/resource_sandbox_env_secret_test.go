@@ -20,6 +20,7 @@ import (
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -133,6 +134,7 @@ func envSecretAccCheckLog(t *testing.T, logPath, secret string, mustHave ...stri
 // nowhere in terraform's output nor in the trace log of terraform and the
 // provider.
 func TestAccSandbox_envValueSecretNeverShown(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-envsecret")
 	secret := envSecretAccSecret()
 	logPath := envSecretAccLog(t)
@@ -176,7 +178,7 @@ resource "sbx_sandbox" "test" {
 // names the variable and masks its value, in terraform's output and in the
 // trace log.
 func TestAccE2BSandbox_envSecretEchoedInError(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	secret := envSecretAccSecret()
 	logPath := envSecretAccLog(t)

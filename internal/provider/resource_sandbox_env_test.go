@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
 // TestSandboxEnvKeysValidator: an env name that is empty or holds "=" or
@@ -71,6 +73,7 @@ func TestSandboxEnvKeysValidator(t *testing.T) {
 // Docker engine would otherwise refuse it at apply with an error quoting
 // the (sensitive) value. Nothing is created.
 func TestAccSandbox_envBadName(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-env")
 	tfresource.Test(t, tfresource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

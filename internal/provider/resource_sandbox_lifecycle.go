@@ -34,20 +34,26 @@ const sandboxNotEnforcedNote = " On platforms that enforce no deadlines (Docker)
 // sandboxLifecycleAttributes are the deadlines a user sets on a box.
 // Platform limits are checked in ModifyPlan, where the platform is known.
 func sandboxLifecycleAttributes() map[string]schema.Attribute {
-	duration := func(desc string) schema.StringAttribute {
+	// duration is a lifecycle setting; tracked says Docker keeps its
+	// deadline (it enforces none).
+	duration := func(desc string, tracked bool) schema.StringAttribute {
+		desc += " A positive duration such as `1h`, `90m` or `7d`. Changed in place where the platform can (Docker; " +
+			"on E2B `timeout` only), else the sandbox is replaced."
+		if tracked {
+			desc += sandboxNotEnforcedNote
+		}
 		return schema.StringAttribute{
-			MarkdownDescription: desc + " A positive duration such as `1h`, `90m` or `7d`. Changed in place where the " +
-				"platform can (Docker), else the sandbox is replaced." + sandboxNotEnforcedNote,
-			Optional:   true,
-			Validators: []validator.String{positiveDurationValidator{}},
+			MarkdownDescription: desc,
+			Optional:            true,
+			Validators:          []validator.String{positiveDurationValidator{}},
 		}
 	}
 	actions := []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}
 	return map[string]schema.Attribute{
-		"timeout": duration("How long the box may run (counted from its last start or resume) before `on_timeout` " +
-			"happens. Platforms cap it (E2B: 1h on the base tier, 24h on Pro); a longer value is a plan-time error. When " +
-			"omitted: on E2B the provider sends 300s (E2B's own API default, 15s, is too short for an agent; 300s is what " +
-			"its SDKs send); on Docker there is no timeout."),
+		"timeout": duration("How long the box may run (counted from its last start or resume) before `on_timeout` "+
+			"happens. Platforms cap it (E2B: 1h on the base tier, 24h on Pro); a longer value is a plan-time error. When "+
+			"omitted: on E2B the provider sends 300s (E2B's own API default, 15s, is too short for an agent; 300s is what "+
+			"its SDKs send); on Docker there is no timeout.", true),
 		"on_timeout": schema.StringAttribute{
 			MarkdownDescription: "What happens when `timeout` runs out: `kill` (the default where the platform " +
 				"has a timeout), `pause` or `stop`. Needs `timeout`. A value the platform does not offer is a " +
@@ -58,11 +64,12 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 				stringvalidator.AlsoRequires(path.MatchRoot("timeout")),
 			},
 		},
-		"idle_timeout": duration("How long the box may sit without activity before the platform stops it " +
-			"(Daytona auto-stop, Modal idle_timeout). What counts as activity is the platform's call."),
-		"auto_archive_after": duration("How long a stopped box stays stopped before the platform archives it " +
-			"(Daytona: default 7d, at most 30d). A plan-time error where the platform has no archived state (Docker)."),
-		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default."),
+		"idle_timeout": duration("How long the box may sit without activity before the platform stops it, where the "+
+			"platform measures activity. A plan-time error on Docker, which reports no activity inside a box (no idle "+
+			"deadline could be tracked), and on E2B, which has no idle timeout.", false),
+		"auto_archive_after": duration("How long a stopped box stays stopped before the platform archives it. A "+
+			"plan-time error where the platform has no archived state (Docker, E2B).", false),
+		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default.", true),
 	}
 }
 
@@ -178,7 +185,8 @@ func sandboxCheckLifecycle(caps platform.Capabilities, platformName string, plan
 	}
 	if isSet(plan.IdleTimeout) && !caps.IdleTimeout {
 		addUnsupportedError(diags, pathSandboxIdleTimeout, sandboxQuoted(plan.IdleTimeout), platformName,
-			"this platform does not stop idle sandboxes; remove idle_timeout")
+			"this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline can be "+
+				"tracked; remove idle_timeout (timeout bounds how long a box runs)")
 	}
 	if isSet(plan.AutoArchiveAfter) && !caps.AutoArchive {
 		addUnsupportedError(diags, pathSandboxAutoArchiveAfter, sandboxQuoted(plan.AutoArchiveAfter), platformName,

@@ -92,6 +92,7 @@ func (c sandboxReadyAccTainted) CheckPlan(ctx context.Context, req plancheck.Che
 // "running" forever. The box is kept in the state, tainted (the next plan
 // replaces it), and destroyed with the rest.
 func TestAccSandbox_commandExitsAtOnce(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-exits")
 	config := sandboxReadyAccTemplateHCL(t, name, `  start_cmd = "/agent cat /nonexistent"`) + sandboxReadyAccBox(name, "")
 	tainted := sandboxReadyAccTainted{t: t, status: "stopped", platformStatus: "exited", exitCode: 1}
@@ -126,6 +127,7 @@ func TestAccSandbox_commandExitsAtOnce(t *testing.T) {
 // create as soon as the engine marks the box unhealthy, quoting the check's
 // last output, instead of waiting out the create timeout.
 func TestAccSandbox_readyCmdNeverPasses(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-unready")
 	const createTimeout = 3 * time.Minute
 	template := sandboxReadyAccTemplateHCL(t, name, `  ready_cmd = "/agent cat /nonexistent"`)
@@ -193,6 +195,7 @@ func sandboxReadyAccBreakAgent(ctx context.Context, api *client.Client, id strin
 // leaves it stopped (a loop of identical plans): the apply fails with the
 // exit code and the log, and the next plan still shows the box stopped.
 func TestAccSandbox_restartExitsAgain(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-restart")
 	config := sandboxAccConfig(t, name, "running", "")
 	resource.Test(t, resource.TestCase{

@@ -67,6 +67,7 @@ func retentionAccCheckDeadline(from string, d time.Duration) resource.TestCheckF
 // themselves are asserted in TestSandboxModifyPlanRetention and
 // TestSandboxReadGonePastDeadline: plugin-testing does not expose warnings.)
 func TestAccSandbox_retentionPaused(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
 	t0 := time.Now().UTC().Truncate(time.Second)
 	clock := retention.NewFakeClock(t0)
@@ -158,6 +159,7 @@ provider "sbx" {
 // tracked as started_at + timeout; changing it (and on_timeout) is an
 // in-place update; moving the clock turns it expiring, then expired.
 func TestAccSandbox_retentionTimeout(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
 	clock := retention.NewFakeClock(time.Now().UTC())
 	provider := `
@@ -223,6 +225,7 @@ provider "sbx" {
 // their own; an override tracks one from created_at, and the clock turns it
 // expiring with no diff in the plan.
 func TestAccSnapshot_retentionOverride(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
 	clock := retention.NewFakeClock(time.Now().UTC())
 	const snap = "sbx_snapshot.s"

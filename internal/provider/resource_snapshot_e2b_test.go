@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -42,7 +43,7 @@ resource "sbx_snapshot" "s" {
 // time back (E2B does not report the source box: see ImportStateVerifyIgnore), and writing the
 // natural value out or leaving it out again changes nothing.
 func TestAccSnapshotE2BNaturalKind(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	config := e2bSnapshotConfig(providerConfig, "")
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
@@ -133,7 +134,7 @@ resource "sbx_snapshot" "s" {
 // platform confirms it (snapshots listed by sandbox) or not (then with a
 // warning): a snapshot is a checkpoint, and replacing it would delete its data.
 func TestAccSnapshotE2BImportKeepsSource(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	boxes := e2bSnapshotSourceBoxes(providerConfig)
 	forgotten := boxes + `

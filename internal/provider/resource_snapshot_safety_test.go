@@ -264,7 +264,7 @@ resource "sbx_snapshot" "y" {
 // The same on E2B (the fake): the box killed out of band is created again,
 // and the snapshot, with its id, stays; the next plan is empty.
 func TestAccSnapshotE2B_sourceLostKeepsSnapshot(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	sbxacctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	config := e2bSnapshotConfig(providerConfig, "")
 	var snapID, boxID string

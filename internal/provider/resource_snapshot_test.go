@@ -207,6 +207,7 @@ resource "sbx_snapshot" "x" {
 }
 
 func TestAccSnapshot_validation(t *testing.T) {
+	sbxacctest.RequireDocker(t)
 	cases := []struct {
 		name, body, want string
 	}{

@@ -246,6 +246,7 @@ func TestAccTemplate_failingBuild(t *testing.T) {
 }
 
 func TestAccTemplate_validation(t *testing.T) {
+	sbxacctest.RequireDocker(t)
 	dir := templateTestContext(t)
 	missing := filepath.Join(dir, "no-such-dir")
 	plain := filepath.Join(dir, "version.txt")

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
 // unknownPlanAccConfig is the quickstart's shape with every argument that
@@ -41,7 +43,9 @@ resource "sbx_sandbox" "test" {
   env          = { SEED = local.seed }
   timeout      = local.timeout
   on_timeout   = length(local.seed) > 0 ? "stop" : "kill"
-  idle_timeout = local.timeout
+  # idle_timeout is refused on Docker; auto_delete_after is a lifecycle
+  # duration Docker tracks.
+  auto_delete_after = local.timeout
   volume_mount {
     volume_id = sbx_volume.v.id
     path      = "/data"
@@ -69,6 +73,7 @@ resource "sbx_sandbox" "restored" {
 // template rebuild): no error, no "inconsistent result after apply", the
 // unknown values land in state, and the plan after each apply is empty.
 func TestAccUnknownPlan_everythingFromTheSameApply(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-unknown")
 	seedIs := func(addr string) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("labels").AtMapKey("seed"), knownvalue.NotNull())

@@ -132,6 +132,7 @@ func volumeAccCreateUnmanaged(t *testing.T, name string) {
 // TestAccVolume_labels creates a labelled volume, relabels it in place
 // (same id, data kept) and imports it.
 func TestAccVolume_labels(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.Test(t, resource.TestCase{
@@ -189,6 +190,7 @@ func TestAccVolume_labels(t *testing.T) {
 // TestAccVolume_importUnmanaged imports a volume made with `docker volume
 // create` (no labels) by `terraform import`, then plans empty.
 func TestAccVolume_importUnmanaged(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = %q\n}\n", name)
 	resource.Test(t, resource.TestCase{
@@ -233,6 +235,7 @@ func TestAccVolume_importUnmanaged(t *testing.T) {
 // import {} block: the plan is an import with no changes, and after the
 // apply the plan is empty.
 func TestAccVolume_importBlock(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf(`
 import {
@@ -268,6 +271,7 @@ resource "sbx_volume" "test" {
 // TestAccVolume_importBlockKind runs plugin-testing's own import-block mode
 // against a volume the configuration made.
 func TestAccVolume_importBlockKind(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = %q\n  labels = { team = \"a\" }\n}\n", name)
 	resource.Test(t, resource.TestCase{
@@ -294,6 +298,7 @@ func TestAccVolume_importBlockKind(t *testing.T) {
 // TestAccVolume_disappears removes the volume out of band: the refresh drops
 // it with a warning and plans a create.
 func TestAccVolume_disappears(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = %q\n}\n", name)
 	resource.Test(t, resource.TestCase{
@@ -324,6 +329,7 @@ func TestAccVolume_disappears(t *testing.T) {
 
 // TestAccVolume_validation: settings Docker volumes cannot have are plan errors.
 func TestAccVolume_validation(t *testing.T) {
+	acctest.RequireDocker(t)
 	vol := func(body string) string {
 		return fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = \"tf-acc-volume-never-made\"\n%s\n}\n", body)
 	}
@@ -344,6 +350,7 @@ func TestAccVolume_validation(t *testing.T) {
 // TestAccVolume_labelsWhileMounted: Docker relabels only an idle volume, so
 // a label change while a sandbox mounts it is a plan error naming the box.
 func TestAccVolume_labelsWhileMounted(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := func(labels string) string {
 		return volumeAccConfig(t, name, labels) + fmt.Sprintf(`

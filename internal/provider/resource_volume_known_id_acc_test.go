@@ -17,6 +17,7 @@ import (
 // removed out of band is planned for creation under the same id, so the
 // snapshot taken of it is not replaced: the backup outlives its source.
 func TestAccVolume_knownIDKeepsDownstream(t *testing.T) {
+	acctest.RequireDocker(t)
 	name := ownershipAccName("known")
 	cfg := fmt.Sprintf(`
 resource "sbx_volume" "v" {

@@ -22,7 +22,6 @@ func rowID(key, platform, state string) string { return key + "|" + platform + "
 
 var rowCases = []rowCase{
 	{"running_sandbox", Docker, Sandbox, StateRunning, 0, SinceStarted, ActionKill, SettingTimeout, 0, false, false},
-	{"idle_sandbox", Docker, Sandbox, StateRunning, 0, SinceLastUsed, ActionStop, SettingIdleTimeout, 0, false, false},
 	{"paused_sandbox", Docker, Sandbox, StatePaused, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, false},
 	{"stopped_sandbox", Docker, Sandbox, StateStopped, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, false},
 	{"auto_delete", Docker, Sandbox, StateStopped, 0, SinceStateSince, ActionDelete, SettingAutoDeleteAfter, 0, false, false},

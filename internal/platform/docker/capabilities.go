@@ -21,9 +21,13 @@ var capabilities = platform.Capabilities{
 	EnforcesDeadlines: false,
 	OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause, platform.OnTimeoutStop},
 	LifecycleMutable:  true,
-	IdleTimeout:       true,
-	AutoArchive:       false, // Docker has no archived state
-	AutoDelete:        true,
+	// Not even tracked: an idle deadline counts from a box's last use, and
+	// the engine reports no activity inside a container (exec, network,
+	// stdin), so the provider could never compute one. idle_timeout is a
+	// plan-time error rather than a setting that silently does nothing.
+	IdleTimeout: false,
+	AutoArchive: false, // Docker has no archived state
+	AutoDelete:  true,
 
 	TemplateFromDockerfile: true,
 	TemplateFromImage:      true,

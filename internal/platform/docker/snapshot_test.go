@@ -172,11 +172,8 @@ func TestSnapshotCreateRefusals(t *testing.T) {
 		spec platform.SnapshotSpec
 		is   error
 	}{
-		{"memory", platform.SnapshotSpec{SandboxID: "x", IncludeMemory: true}, platform.ErrUnsupported},
-		{"ttl", platform.SnapshotSpec{SandboxID: "x", TTL: time.Hour}, platform.ErrUnsupported},
+		// The refusals that need no engine: TestSnapshotCreateRefusesSpec.
 		{"missing sandbox", platform.SnapshotSpec{SandboxID: "sbx-no-such-" + randomHex(4)}, platform.ErrNotFound},
-		{"neither source", platform.SnapshotSpec{}, nil},
-		{"both sources", platform.SnapshotSpec{SandboxID: "a", VolumeID: "b"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.Create(ctx, tc.spec)

@@ -1,8 +1,11 @@
 package docker
 
 import (
+	"context"
+	"errors"
 	"maps"
 	"testing"
+	"time"
 
 	"github.com/docker/docker/api/types/image"
 
@@ -80,5 +83,30 @@ func TestSnapshotImageLabels(t *testing.T) {
 	want[labelReadyCmd], want[labelMemoryMB] = `["true"]`, "512"
 	if !maps.Equal(got, want) {
 		t.Fatalf("labels = %v\nwant %v", got, want)
+	}
+}
+
+// A snapshot spec the engine cannot take is refused before any engine call
+// (the platform has no engine client here): memory, a ttl, and not exactly
+// one source. What needs the engine (a missing sandbox) is in
+// TestSnapshotCreateRefusals.
+func TestSnapshotCreateRefusesSpec(t *testing.T) {
+	s := &snapshots{}
+	for _, tc := range []struct {
+		name string
+		spec platform.SnapshotSpec
+		is   error
+	}{
+		{"memory", platform.SnapshotSpec{SandboxID: "x", IncludeMemory: true}, platform.ErrUnsupported},
+		{"ttl", platform.SnapshotSpec{SandboxID: "x", TTL: time.Hour}, platform.ErrUnsupported},
+		{"neither source", platform.SnapshotSpec{}, nil},
+		{"both sources", platform.SnapshotSpec{SandboxID: "a", VolumeID: "b"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.Create(context.Background(), tc.spec)
+			if err == nil || (tc.is != nil && !errors.Is(err, tc.is)) {
+				t.Fatalf("Create(%+v) = %v, want %v", tc.spec, err, tc.is)
+			}
+		})
 	}
 }

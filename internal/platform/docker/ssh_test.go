@@ -51,10 +51,10 @@ func TestParseSSHHost(t *testing.T) {
 // line on the far side (`docker system dial-stdio`), as the docker command
 // line does it; here a stand-in ssh runs dial-stdio against the local engine.
 func TestNewOverSSH(t *testing.T) {
+	acctest.RequireDocker(t) // the engine behind the stand-in
 	if _, err := exec.LookPath("docker"); err != nil {
 		t.Skip("needs the docker command line, whose dial-stdio stands in for the remote host")
 	}
-	acctest.DockerClient(t) // the engine behind the stand-in
 	args := sshTestFake(t, "exec docker system dial-stdio")
 	p, err := New(t.Context(), Config{Host: "ssh://tester@build-host:2222"})
 	if err != nil {
