@@ -50,3 +50,49 @@ func mapsSame(a, b types.Map) bool {
 	}
 	return a.Equal(b)
 }
+
+// reportedInt64 keeps a null (unconfigured) value null, takes the
+// platform's value for a configured one, and keeps the configured value
+// when the platform reports nothing (0).
+func reportedInt64(prior types.Int64, reported int64, importing bool) types.Int64 {
+	switch {
+	case reported == 0:
+		if prior.IsUnknown() {
+			return types.Int64Null()
+		}
+		return prior
+	case importing, !prior.IsNull():
+		return types.Int64Value(reported)
+	default:
+		return prior
+	}
+}
+
+// keepKnown returns planned unless it is unknown, else got.
+func keepKnown(planned, got types.String) types.String {
+	if planned.IsUnknown() {
+		return got
+	}
+	return planned
+}
+
+// stringOrNull maps "" to null: platforms report "" for "not applicable" or
+// "not reported", and a null result lets `!= null` tests work.
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// timeFromTF reads an RFC 3339 attribute; null, unknown or bad is the zero time.
+func timeFromTF(v types.String) time.Time {
+	if v.IsNull() || v.IsUnknown() {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339, v.ValueString())
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

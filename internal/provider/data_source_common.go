@@ -11,15 +11,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// dsStringOrNull is a data source result string; the empty string, which
-// platforms use for "not applicable", becomes null so `!= null` tests work.
-func dsStringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
 // dsUserLabels renders an object's labels without the provider's reserved
 // keys, as a known map (empty rather than null) since it is a result.
 func dsUserLabels(all map[string]string) types.Map {

@@ -101,11 +101,11 @@ func sandboxResultAttributes() map[string]schema.Attribute {
 		},
 		"created_at": str("When the box was created (RFC 3339)."),
 		"started_at": str("When the box last started or resumed (RFC 3339); null when it never ran."),
-		"expires_at": str("The earliest retention deadline (RFC 3339, UTC): when the platform kills, pauses, stops, archives " +
+		"expires_at": str("The earliest retention deadline (RFC 3339, UTC): when the platform kills, pauses, stops " +
 			"or deletes the box by itself (on Docker: when the tracked deadline passes). Null when no rule gives one."),
 		"retention_status": str("`ok`, `expiring` (the deadline is within the provider's `retention.warn_before`) or `expired`, judged when the data source is read."),
 		"retention_rule":   str("The key of the retention rule behind `expires_at` (see the retention guide); null without a deadline."),
-		"retention_action": str("What happens at `expires_at`: `kill`, `pause`, `stop`, `archive` or `delete`; null without a deadline."),
+		"retention_action": str("What happens at `expires_at`: `kill`, `pause`, `stop` or `delete`; null without a deadline."),
 	}
 }
 
@@ -130,10 +130,10 @@ func sandboxResultObject(m sandboxMatch) (types.Object, diag.Diagnostics) {
 	sb, r := m.Sandbox, m.Retention
 	return types.ObjectValue(sandboxResultAttrTypes, map[string]attr.Value{
 		"id":               types.StringValue(sb.ID),
-		"name":             dsStringOrNull(sb.Name),
-		"status":           dsStringOrNull(string(sb.Status)),
-		"platform_status":  dsStringOrNull(sb.PlatformStatus),
-		"template_id":      dsStringOrNull(sb.TemplateID),
+		"name":             stringOrNull(sb.Name),
+		"status":           stringOrNull(string(sb.Status)),
+		"platform_status":  stringOrNull(sb.PlatformStatus),
+		"template_id":      stringOrNull(sb.TemplateID),
 		"labels":           dsUserLabels(sb.Labels),
 		"created_at":       timeStringOrNull(sb.CreatedAt),
 		"started_at":       timeStringOrNull(sb.StartedAt),

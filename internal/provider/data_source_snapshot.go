@@ -134,11 +134,11 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 
 	m.ID = types.StringValue(found.ID)
-	m.Name = dsStringOrNull(found.Name)
-	m.SandboxID = dsStringOrNull(found.SandboxID)
-	m.VolumeID = dsStringOrNull(found.VolumeID)
-	m.Kind = dsStringOrNull(string(found.Kind))
-	m.ParentSnapshotID = dsStringOrNull(found.ParentSnapshotID)
+	m.Name = stringOrNull(found.Name)
+	m.SandboxID = stringOrNull(found.SandboxID)
+	m.VolumeID = stringOrNull(found.VolumeID)
+	m.Kind = stringOrNull(string(found.Kind))
+	m.ParentSnapshotID = stringOrNull(found.ParentSnapshotID)
 	m.SizeBytes = snapshotSizeOrNull(caps, found)
 	m.CreatedAt = timeStringOrNull(found.CreatedAt)
 	m.ExpiresAt = timeStringOrNull(found.ExpiresAt)

@@ -105,11 +105,11 @@ var snapshotResultAttrTypes = map[string]attr.Type{
 func snapshotResultObject(caps platform.Capabilities, s platform.Snapshot) (types.Object, diag.Diagnostics) {
 	return types.ObjectValue(snapshotResultAttrTypes, map[string]attr.Value{
 		"id":                 types.StringValue(s.ID),
-		"name":               dsStringOrNull(s.Name),
-		"kind":               dsStringOrNull(string(s.Kind)),
-		"sandbox_id":         dsStringOrNull(s.SandboxID),
-		"volume_id":          dsStringOrNull(s.VolumeID),
-		"parent_snapshot_id": dsStringOrNull(s.ParentSnapshotID),
+		"name":               stringOrNull(s.Name),
+		"kind":               stringOrNull(string(s.Kind)),
+		"sandbox_id":         stringOrNull(s.SandboxID),
+		"volume_id":          stringOrNull(s.VolumeID),
+		"parent_snapshot_id": stringOrNull(s.ParentSnapshotID),
 		"size_bytes":         snapshotSizeOrNull(caps, s),
 		"created_at":         timeStringOrNull(s.CreatedAt),
 		"expires_at":         timeStringOrNull(s.ExpiresAt),

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -87,38 +86,25 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 
-	var tpl platform.Template
-	if id := m.ID.ValueString(); id != "" {
-		got, err := d.platform.Templates().Get(ctx, id)
-		if err != nil {
-			if platform.IsNotFound(err) {
-				resp.Diagnostics.AddAttributeError(path.Root("id"), "Template not found",
-					fmt.Sprintf("No template with id %q exists on %s.", id, d.platform.Name()))
-				return
-			}
-			addPlatformError(&resp.Diagnostics, "read", "template", id, err)
-			return
-		}
-		tpl = *got
-	} else {
-		name := m.Name.ValueString()
-		list, err := d.platform.Templates().List(ctx, platform.TemplateFilter{Name: name})
-		if err != nil {
-			addPlatformError(&resp.Diagnostics, "list", "templates", "", err)
-			return
-		}
-		tpl, err = pickByName("template", name, list,
-			func(t platform.Template) string { return t.Name }, func(t platform.Template) string { return t.ID })
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Template lookup failed", err.Error()+".")
-			return
-		}
+	lookup := idOrNameLookup[platform.Template]{
+		kind:         "template",
+		platformName: d.platform.Name(),
+		get:          d.platform.Templates().Get,
+		listNamed: func(ctx context.Context, name string) ([]platform.Template, error) {
+			return d.platform.Templates().List(ctx, platform.TemplateFilter{Name: name})
+		},
+		nameOf: func(t platform.Template) string { return t.Name },
+		idOf:   func(t platform.Template) string { return t.ID },
+	}
+	tpl, ok := lookup.find(ctx, m.ID.ValueString(), m.Name.ValueString(), &resp.Diagnostics)
+	if !ok {
+		return
 	}
 
 	m.ID = types.StringValue(tpl.ID)
 	m.Name = types.StringValue(tpl.Name)
-	m.BuildID = dsStringOrNull(tpl.BuildID)
-	m.Status = dsStringOrNull(tpl.Status)
+	m.BuildID = stringOrNull(tpl.BuildID)
+	m.Status = stringOrNull(tpl.Status)
 	m.CreatedAt = timeStringOrNull(tpl.CreatedAt)
 	m.Labels = dsUserLabels(tpl.Labels)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

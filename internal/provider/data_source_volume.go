@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -61,8 +60,8 @@ func (d *volumeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Optional:            true,
 				Computed:            true,
 			},
-			"size_gb":    schema.Int64Attribute{MarkdownDescription: "Size in GB; null where the platform does not size volumes (Docker).", Computed: true},
-			"region":     str("Region the volume lives in; null where the platform has no regions."),
+			"size_gb":    schema.Int64Attribute{MarkdownDescription: "Size in GB; always null on Docker and E2B, whose volumes have no size.", Computed: true},
+			"region":     str("Region the volume lives in; always null on Docker and E2B, whose volumes have no region."),
 			"state":      str("The volume's state as the platform reports it."),
 			"created_at": str("When the volume was created (RFC 3339)."),
 			"attached_to": schema.ListAttribute{
@@ -100,32 +99,19 @@ func (d *volumeDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 
-	var v platform.Volume
-	if id := m.ID.ValueString(); id != "" {
-		got, err := d.platform.Volumes().Get(ctx, id)
-		if err != nil {
-			if platform.IsNotFound(err) {
-				resp.Diagnostics.AddAttributeError(path.Root("id"), "Volume not found",
-					fmt.Sprintf("No volume with id %q exists on %s.", id, d.platform.Name()))
-				return
-			}
-			addPlatformError(&resp.Diagnostics, "read", "volume", id, err)
-			return
-		}
-		v = *got
-	} else {
-		name := m.Name.ValueString()
-		list, err := d.platform.Volumes().List(ctx, platform.VolumeFilter{Name: name})
-		if err != nil {
-			addPlatformError(&resp.Diagnostics, "list", "volumes", "", err)
-			return
-		}
-		v, err = pickByName("volume", name, list,
-			func(v platform.Volume) string { return v.Name }, func(v platform.Volume) string { return v.ID })
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Volume lookup failed", err.Error()+".")
-			return
-		}
+	lookup := idOrNameLookup[platform.Volume]{
+		kind:         "volume",
+		platformName: d.platform.Name(),
+		get:          d.platform.Volumes().Get,
+		listNamed: func(ctx context.Context, name string) ([]platform.Volume, error) {
+			return d.platform.Volumes().List(ctx, platform.VolumeFilter{Name: name})
+		},
+		nameOf: func(v platform.Volume) string { return v.Name },
+		idOf:   func(v platform.Volume) string { return v.ID },
+	}
+	v, ok := lookup.find(ctx, m.ID.ValueString(), m.Name.ValueString(), &resp.Diagnostics)
+	if !ok {
+		return
 	}
 
 	m.ID = types.StringValue(v.ID)
@@ -134,8 +120,8 @@ func (d *volumeDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if v.SizeGB > 0 {
 		m.SizeGB = types.Int64Value(v.SizeGB)
 	}
-	m.Region = dsStringOrNull(v.Region)
-	m.State = dsStringOrNull(v.State)
+	m.Region = stringOrNull(v.Region)
+	m.State = stringOrNull(v.State)
 	m.CreatedAt = timeStringOrNull(v.CreatedAt)
 	attached, diags := types.ListValueFrom(ctx, types.StringType, nonNilStrings(v.AttachedTo))
 	resp.Diagnostics.Append(diags...)

@@ -2,8 +2,11 @@ package provider
 
 import (
 	"fmt"
+	"strconv"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // addPlatformError reports a failed platform call: what was being done, to
@@ -23,4 +26,19 @@ func addGoneWarning(diags *diag.Diagnostics, kind, id string) {
 	diags.AddWarning(fmt.Sprintf("%s no longer exists", kind),
 		fmt.Sprintf("The %s %q was not found on the platform; it was deleted outside Terraform (or by the platform itself). "+
 			"It has been removed from the state, and the next plan will create it again.", kind, id))
+}
+
+// valueForMessage renders a configured value for a diagnostic: strings
+// quoted, numbers as written, and "(known after apply)" when unknown.
+func valueForMessage(v attr.Value) string {
+	if v.IsUnknown() {
+		return "(known after apply)"
+	}
+	switch tv := v.(type) {
+	case types.String:
+		return strconv.Quote(tv.ValueString())
+	case types.Int64:
+		return strconv.FormatInt(tv.ValueInt64(), 10)
+	}
+	return v.String()
 }

@@ -79,8 +79,8 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 // sandboxBaseSchema is sbx_sandbox without its lifecycle and retention attributes.
 func sandboxBaseSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
-		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in: a container on Docker, a sandbox on E2B, " +
-			"Daytona or Modal, a machine on Fly.io. It starts from a template (`template_id`) or from a snapshot " +
+		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in: a container on Docker or a sandbox on E2B. " +
+			"It starts from a template (`template_id`) or from a snapshot " +
 			"(`from_snapshot_id`). Its `state` is managed in place: pausing, stopping and starting it again never " +
 			"replaces it, and a box paused or stopped outside Terraform plans as an update back to the configured `state`.\n\n" +
 			"**Deadlines.** `timeout`, `on_timeout`, `idle_timeout`, `auto_archive_after` and `auto_delete_after` set when the " +
@@ -88,7 +88,8 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 			"`retention_rule` and `retention_action`, and `terraform plan` warns when the deadline is within " +
 			"`retention.warn_before` or past. Docker enforces none of them: there the deadlines of `timeout` and " +
 			"`auto_delete_after` are tracked (plan warnings, `retention_status`, the `drift` detector) but nothing stops or " +
-			"deletes the box; `idle_timeout` and `auto_archive_after` are plan-time errors on Docker.\n\n" +
+			"deletes the box. E2B enforces `timeout` and `on_timeout` itself. `idle_timeout` and `auto_archive_after` are " +
+			"plan-time errors on Docker and E2B, and `auto_delete_after` is one on E2B.\n\n" +
 			"**Import.** By id. `env` is read back where the platform can tell it from the image's (Docker can); where the " +
 			"platform does not report it (E2B), the configured `env` is taken as the box's after an import (an in-place " +
 			"update that calls nothing), not a replacement; `status_since` " +
@@ -123,14 +124,14 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 			"from_snapshot_id": schema.StringAttribute{
 				MarkdownDescription: "Id of a snapshot (`sbx_snapshot.x.id`) to restore into a new sandbox. Restoring " +
 					"always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and " +
-					"`from_snapshot_id` is required. Changing it replaces the sandbox. Not every platform can restore " +
-					"a sandbox from a snapshot; where it cannot, this is a plan-time error.",
+					"`from_snapshot_id` is required. Changing it replaces the sandbox. Docker and E2B both " +
+					"restore a sandbox from a sandbox snapshot.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"state": schema.StringAttribute{
-				MarkdownDescription: "The state to keep the sandbox in: `running` (default), `paused` (frozen with its memory; " +
-					"needs a platform that can pause with memory) or `stopped` (processes ended, disk kept). Changing it " +
+				MarkdownDescription: "The state to keep the sandbox in: `running` (default), `paused` (frozen with its memory) " +
+					"or `stopped` (processes ended, disk kept). Changing it " +
 					"pauses, resumes, stops or starts the box in place — never a replacement. When the box is found " +
 					"running, paused or stopped otherwise (someone ran `docker pause`, the platform stopped it on a " +
 					"timeout), the next plan shows an update back to this value.",
@@ -154,8 +155,8 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
-				MarkdownDescription: "Disk size in MiB, where the platform lets a sandbox choose it. Docker cannot: " +
-					"setting it there is a plan-time error. Changing it replaces the sandbox.",
+				MarkdownDescription: "Disk size in MiB for the sandbox. Neither Docker nor E2B lets a sandbox choose its " +
+					"disk size: setting it is a plan-time error on both. Changing it replaces the sandbox.",
 				Optional:      true,
 				Validators:    []validator.Int64{int64validator.AtLeast(1)},
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},

@@ -28,7 +28,7 @@ var (
 
 // sandboxNotEnforcedNote is the same sentence on every lifecycle attribute:
 // where the platform does not act on deadlines, they are still tracked.
-const sandboxNotEnforcedNote = " On platforms that enforce no deadlines (Docker) the deadline is tracked — " +
+const sandboxNotEnforcedNote = " On Docker, which enforces no deadlines, the deadline is tracked — " +
 	"`expires_at`, `retention_status`, plan warnings and the drift detector — but not enforced: nothing stops the box."
 
 // sandboxLifecycleAttributes are the deadlines a user sets on a box.
@@ -37,8 +37,7 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 	// duration is a lifecycle setting; tracked says Docker keeps its
 	// deadline (it enforces none).
 	duration := func(desc string, tracked bool) schema.StringAttribute {
-		desc += " A positive duration such as `1h`, `90m` or `7d`. Changed in place where the platform can (Docker; " +
-			"on E2B `timeout` only), else the sandbox is replaced."
+		desc += " A positive duration such as `1h`, `90m` or `7d`."
 		if tracked {
 			desc += sandboxNotEnforcedNote
 		}
@@ -53,23 +52,25 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 		"timeout": duration("How long the box may run (counted from its last start or resume) before `on_timeout` "+
 			"happens. Platforms cap it (E2B: 1h on the base tier, 24h on Pro); a longer value is a plan-time error. When "+
 			"omitted: on E2B the provider sends 300s (E2B's own API default, 15s, is too short for an agent; 300s is what "+
-			"its SDKs send); on Docker there is no timeout.", true),
+			"its SDKs send); on Docker there is no timeout. Changed in place on Docker and E2B.", true),
 		"on_timeout": schema.StringAttribute{
-			MarkdownDescription: "What happens when `timeout` runs out: `kill` (the default where the platform " +
-				"has a timeout), `pause` or `stop`. Needs `timeout`. A value the platform does not offer is a " +
-				"plan-time error listing the ones it does." + sandboxNotEnforcedNote,
+			MarkdownDescription: "What happens when `timeout` runs out: `kill` (the default), `pause` or `stop` " +
+				"(Docker offers all three, E2B `kill` and `pause`). Needs `timeout`. A value the platform does not offer " +
+				"is a plan-time error listing the ones it does. Changed in place on Docker; on E2B it is fixed at create, " +
+				"so a change replaces the sandbox." + sandboxNotEnforcedNote,
 			Optional: true,
 			Validators: []validator.String{
 				stringvalidator.OneOf(actions...),
 				stringvalidator.AlsoRequires(path.MatchRoot("timeout")),
 			},
 		},
-		"idle_timeout": duration("How long the box may sit without activity before the platform stops it, where the "+
-			"platform measures activity. A plan-time error on Docker, which reports no activity inside a box (no idle "+
-			"deadline could be tracked), and on E2B, which has no idle timeout.", false),
+		"idle_timeout": duration("How long the box may sit without activity before the platform stops it. A plan-time error on "+
+			"Docker, which reports no activity inside a box (no idle deadline could be tracked), and on E2B, which has "+
+			"no idle timeout.", false),
 		"auto_archive_after": duration("How long a stopped box stays stopped before the platform archives it. A "+
-			"plan-time error where the platform has no archived state (Docker, E2B).", false),
-		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default.", true),
+			"plan-time error on Docker and E2B, neither of which has an archived state.", false),
+		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default. "+
+			"Changed in place on Docker. A plan-time error on E2B, which deletes no stopped sandboxes by itself.", true),
 	}
 }
 
@@ -95,7 +96,7 @@ func sandboxLifecycleToModel(m *sandboxModel, lc platform.Lifecycle) {
 		return types.StringValue(d.String())
 	}
 	m.Timeout = str(lc.Timeout)
-	m.OnTimeout = sandboxStringOrNull(string(lc.OnTimeout))
+	m.OnTimeout = stringOrNull(string(lc.OnTimeout))
 	m.IdleTimeout = str(lc.IdleTimeout)
 	m.AutoArchiveAfter = str(lc.AutoArchiveAfter)
 	m.AutoDeleteAfter = str(lc.AutoDeleteAfter)
@@ -169,7 +170,7 @@ func sandboxLifecycleFixedChanges(inPlace func(path.Path) bool, plan, state sand
 // honour or that exceeds its limits, naming attribute, value and what is allowed.
 func sandboxCheckLifecycle(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
 	if isSet(plan.Timeout) && len(caps.OnTimeoutActions) == 0 {
-		addUnsupportedError(diags, pathSandboxTimeout, sandboxQuoted(plan.Timeout), platformName,
+		addUnsupportedError(diags, pathSandboxTimeout, valueForMessage(plan.Timeout), platformName,
 			"this platform has no sandbox timeout; remove timeout and on_timeout")
 	} else {
 		sandboxCheckMax(diags, pathSandboxTimeout, plan.Timeout, caps.MaxTimeout, platformName)
@@ -180,22 +181,22 @@ func sandboxCheckLifecycle(caps platform.Capabilities, platformName string, plan
 		for _, a := range caps.OnTimeoutActions {
 			allowed = append(allowed, strconv.Quote(string(a)))
 		}
-		addUnsupportedError(diags, pathSandboxOnTimeout, sandboxQuoted(v), platformName,
+		addUnsupportedError(diags, pathSandboxOnTimeout, valueForMessage(v), platformName,
 			"on_timeout must be one of "+strings.Join(allowed, ", "))
 	}
 	if isSet(plan.IdleTimeout) && !caps.IdleTimeout {
-		addUnsupportedError(diags, pathSandboxIdleTimeout, sandboxQuoted(plan.IdleTimeout), platformName,
+		addUnsupportedError(diags, pathSandboxIdleTimeout, valueForMessage(plan.IdleTimeout), platformName,
 			"this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline can be "+
 				"tracked; remove idle_timeout (timeout bounds how long a box runs)")
 	}
 	if isSet(plan.AutoArchiveAfter) && !caps.AutoArchive {
-		addUnsupportedError(diags, pathSandboxAutoArchiveAfter, sandboxQuoted(plan.AutoArchiveAfter), platformName,
+		addUnsupportedError(diags, pathSandboxAutoArchiveAfter, valueForMessage(plan.AutoArchiveAfter), platformName,
 			"this platform has no archived state; remove auto_archive_after")
 	} else {
 		sandboxCheckMax(diags, pathSandboxAutoArchiveAfter, plan.AutoArchiveAfter, caps.MaxAutoArchive, platformName)
 	}
 	if isSet(plan.AutoDeleteAfter) && !caps.AutoDelete {
-		addUnsupportedError(diags, pathSandboxAutoDeleteAfter, sandboxQuoted(plan.AutoDeleteAfter), platformName,
+		addUnsupportedError(diags, pathSandboxAutoDeleteAfter, valueForMessage(plan.AutoDeleteAfter), platformName,
 			"this platform does not delete stopped sandboxes by itself; remove auto_delete_after")
 	}
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -143,16 +142,16 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 	}
 	m.Status = types.StringValue(string(status))
 	m.PlatformStatus = types.StringValue(sb.PlatformStatus)
-	m.CreatedAt = sandboxTimeToTF(sb.CreatedAt)
-	m.StartedAt = sandboxTimeToTF(sb.StartedAt)
+	m.CreatedAt = timeStringOrNull(sb.CreatedAt)
+	m.StartedAt = timeStringOrNull(sb.StartedAt)
 
 	m.Labels = mapToTF(platform.UserLabels(sb.Labels), m.Labels)
-	m.CPUCount = sandboxReportedInt(m.CPUCount, sb.CPUCount, importing)
-	m.MemoryMB = sandboxReportedInt(m.MemoryMB, sb.MemoryMB, importing)
+	m.CPUCount = reportedInt64(m.CPUCount, sb.CPUCount, importing)
+	m.MemoryMB = reportedInt64(m.MemoryMB, sb.MemoryMB, importing)
 
 	if importing {
-		m.TemplateID = sandboxStringOrNull(sb.TemplateID)
-		m.FromSnapshotID = sandboxStringOrNull(sb.FromSnapshotID)
+		m.TemplateID = stringOrNull(sb.TemplateID)
+		m.FromSnapshotID = stringOrNull(sb.FromSnapshotID)
 		if len(sb.VolumeMounts) > 0 {
 			m.VolumeMounts = sandboxMountsToTF(sb.VolumeMounts)
 		}
@@ -203,23 +202,6 @@ func sandboxSettledState(s platform.SandboxState) platform.SandboxState {
 	return platform.StateRunning
 }
 
-// sandboxReportedInt keeps a null (unconfigured) value null, takes the
-// platform's value for a configured one, and keeps the configured value
-// when the platform reports nothing (0).
-func sandboxReportedInt(prior types.Int64, reported int64, importing bool) types.Int64 {
-	switch {
-	case reported == 0:
-		if prior.IsUnknown() {
-			return types.Int64Null()
-		}
-		return prior
-	case importing, !prior.IsNull():
-		return types.Int64Value(reported)
-	default:
-		return prior
-	}
-}
-
 // sandboxSettle is the state to save after Create or Update: the plan, with
 // the platform's answers filled in wherever the plan did not know the value.
 // Known planned values are kept, because Terraform rejects an apply whose
@@ -229,11 +211,11 @@ func sandboxSettle(plan sandboxModel, sb *platform.Sandbox) sandboxModel {
 	sandboxRefresh(&got, sb, false)
 	out := plan
 	out.ID = got.ID
-	out.Name = sandboxKeepKnown(plan.Name, got.Name)
-	out.Status = sandboxKeepKnown(plan.Status, got.Status)
-	out.PlatformStatus = sandboxKeepKnown(plan.PlatformStatus, got.PlatformStatus)
-	out.CreatedAt = sandboxKeepKnown(plan.CreatedAt, got.CreatedAt)
-	out.StartedAt = sandboxKeepKnown(plan.StartedAt, got.StartedAt)
+	out.Name = keepKnown(plan.Name, got.Name)
+	out.Status = keepKnown(plan.Status, got.Status)
+	out.PlatformStatus = keepKnown(plan.PlatformStatus, got.PlatformStatus)
+	out.CreatedAt = keepKnown(plan.CreatedAt, got.CreatedAt)
+	out.StartedAt = keepKnown(plan.StartedAt, got.StartedAt)
 	if plan.State.IsUnknown() {
 		out.State = got.State
 	}
@@ -242,28 +224,4 @@ func sandboxSettle(plan sandboxModel, sb *platform.Sandbox) sandboxModel {
 		out.VolumeMounts = plan.VolumeMounts
 	}
 	return out
-}
-
-// sandboxKeepKnown returns planned unless it is unknown, else got.
-func sandboxKeepKnown(planned, got types.String) types.String {
-	if planned.IsUnknown() {
-		return got
-	}
-	return planned
-}
-
-// sandboxTimeToTF formats a timestamp as RFC 3339 in UTC; the zero time is null.
-func sandboxTimeToTF(t time.Time) types.String {
-	if t.IsZero() {
-		return types.StringNull()
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339))
-}
-
-// sandboxStringOrNull maps "" to null.
-func sandboxStringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }

@@ -61,13 +61,13 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // the attribute, the value and what is allowed.
 func sandboxCheckPlan(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
 	if isSet(plan.FromSnapshotID) && !caps.SandboxFromSnapshot {
-		addUnsupportedError(diags, path.Root("from_snapshot_id"), sandboxQuoted(plan.FromSnapshotID), platformName,
+		addUnsupportedError(diags, path.Root("from_snapshot_id"), valueForMessage(plan.FromSnapshotID), platformName,
 			"this platform cannot start a sandbox from a snapshot; use template_id")
 	}
 	if !plan.State.IsUnknown() && !plan.State.IsNull() {
 		want := platform.SandboxState(plan.State.ValueString())
 		if (want == platform.StatePaused && !caps.PauseWithMemory) || (want == platform.StateStopped && !caps.Stop) {
-			addUnsupportedError(diags, path.Root("state"), sandboxQuoted(plan.State), platformName,
+			addUnsupportedError(diags, path.Root("state"), valueForMessage(plan.State), platformName,
 				"state must be one of "+strings.Join(sandboxAllowedStates(caps), ", "))
 		}
 	}
@@ -78,7 +78,7 @@ func sandboxCheckPlan(caps platform.Capabilities, platformName string, plan sand
 			v    types.Int64
 		}{{"cpu_count", plan.CPUCount}, {"memory_mb", plan.MemoryMB}} {
 			if isSet(a.v) {
-				addUnsupportedError(diags, path.Root(a.name), sandboxIntString(a.v), platformName,
+				addUnsupportedError(diags, path.Root(a.name), valueForMessage(a.v), platformName,
 					"a sandbox takes its size from its template; remove "+a.name+" and set it on the sbx_template")
 			}
 		}
@@ -86,7 +86,7 @@ func sandboxCheckPlan(caps platform.Capabilities, platformName string, plan sand
 		sandboxCheckSizeLimits(caps, platformName, plan, diags)
 	}
 	if isSet(plan.DiskMB) && !caps.SandboxDiskSize {
-		addUnsupportedError(diags, path.Root("disk_mb"), sandboxIntString(plan.DiskMB), platformName,
+		addUnsupportedError(diags, path.Root("disk_mb"), valueForMessage(plan.DiskMB), platformName,
 			"the platform sizes a sandbox's disk itself; remove disk_mb")
 	}
 	if !caps.ReadOnlyMounts {
@@ -181,20 +181,4 @@ func sandboxPlanComputed(plan *sandboxModel, state sandboxModel) {
 	}
 	plan.PlatformStatus = types.StringUnknown()
 	plan.StartedAt = types.StringUnknown()
-}
-
-// sandboxQuoted renders a string value for a diagnostic.
-func sandboxQuoted(v types.String) string {
-	if v.IsUnknown() {
-		return "(known after apply)"
-	}
-	return strconv.Quote(v.ValueString())
-}
-
-// sandboxIntString renders an integer value for a diagnostic.
-func sandboxIntString(v types.Int64) string {
-	if v.IsUnknown() {
-		return "(known after apply)"
-	}
-	return strconv.FormatInt(v.ValueInt64(), 10)
 }

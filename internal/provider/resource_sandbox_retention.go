@@ -23,20 +23,20 @@ func retentionComputedAttributes(kind string) map[string]schema.Attribute {
 	}
 	return map[string]schema.Attribute{
 		"platform": schema.StringAttribute{
-			MarkdownDescription: "The platform the " + kind + " lives on (`docker`, `e2b`, `daytona`, `fly`, `modal`).",
+			MarkdownDescription: "The platform the " + kind + " lives on: `docker` or `e2b`.",
 			Computed:            true,
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 		"expires_at": plain("When the platform acts on the " + kind + " by itself (RFC 3339, UTC): the earliest " +
 			"retention deadline of the provider's policy table (with the `retention {}` overrides and the " + kind +
-			"'s own settings), or the deadline the platform reports. Null when no rule sets one. On platforms that " +
-			"enforce nothing (Docker) the deadline is tracked, not enforced."),
+			"'s own settings), or the deadline the platform reports. Null when no rule sets one. On Docker, which " +
+			"enforces nothing, the deadline is tracked, not enforced."),
 		"retention_status": plain("`ok`, `expiring` (the deadline is within the provider's `retention.warn_before`) " +
 			"or `expired` (the deadline has passed), as of the last refresh. Plans warn for `expiring` and `expired`."),
 		"retention_rule": plain("The key of the retention rule that sets `expires_at` (e.g. `paused_sandbox`), " +
 			"the name to override it with in the provider's `retention {}` block; null when there is no deadline."),
-		"retention_action": plain("What happens at `expires_at`: `kill`, `pause`, `stop`, `archive`, `delete`, " +
-			"`deactivate` or `expire`; null when there is no deadline."),
+		"retention_action": plain("What happens at `expires_at`: `kill`, `pause`, `stop`, `delete` or `expire`; " +
+			"null when there is no deadline."),
 	}
 }
 
@@ -57,9 +57,9 @@ func sandboxModelRetentionObject(m sandboxModel, platformName string, platformEx
 		Platform:          platformName,
 		Kind:              retention.Sandbox,
 		State:             m.Status.ValueString(),
-		CreatedAt:         retentionParseTime(m.CreatedAt),
-		StartedAt:         retentionParseTime(m.StartedAt),
-		StateSince:        retentionParseTime(m.StatusSince),
+		CreatedAt:         timeFromTF(m.CreatedAt),
+		StartedAt:         timeFromTF(m.StartedAt),
+		StateSince:        timeFromTF(m.StatusSince),
 		Timeout:           lc.Timeout,
 		OnTimeout:         string(lc.OnTimeout),
 		IdleTimeout:       lc.IdleTimeout,
@@ -69,29 +69,17 @@ func sandboxModelRetentionObject(m sandboxModel, platformName string, platformEx
 	}
 }
 
-// retentionParseTime reads an RFC 3339 attribute; null, unknown or bad is zero.
-func retentionParseTime(v types.String) time.Time {
-	if v.IsNull() || v.IsUnknown() {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339, v.ValueString())
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
 // sandboxObserveStatusSince sets status_since after a read: the platform's
 // own figure when it has one, else the recorded one while the status is
 // unchanged, else now (the provider just made or first saw this status).
 func sandboxObserveStatusSince(m *sandboxModel, sb *platform.Sandbox, prevStatus, prevSince types.String, now time.Time) {
 	switch {
 	case !sb.StatusSince.IsZero():
-		m.StatusSince = sandboxTimeToTF(sb.StatusSince)
+		m.StatusSince = timeStringOrNull(sb.StatusSince)
 	case prevStatus.Equal(m.Status) && !prevSince.IsNull() && !prevSince.IsUnknown():
 		m.StatusSince = prevSince
 	default:
-		m.StatusSince = sandboxTimeToTF(now)
+		m.StatusSince = timeStringOrNull(now)
 	}
 }
 
@@ -162,7 +150,7 @@ func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing boo
 
 	predicted := *plan
 	predicted.Status = plan.State
-	nowTF := sandboxTimeToTF(now)
+	nowTF := timeStringOrNull(now)
 	switch {
 	case state == nil || replacing:
 		predicted.CreatedAt, predicted.StartedAt, predicted.StatusSince = nowTF, nowTF, nowTF

@@ -95,15 +95,14 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 	// The source never replaces an existing snapshot by changing: ModifyPlan
 	// keeps it (resource_snapshot_source.go).
 	return schema.Schema{
-		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (and memory, where the platform " +
-			"can) or of a volume's contents. Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
+		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (on E2B with its memory) " +
+			"or of a volume's contents (Docker only). Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
 			"`sbx_volume.from_snapshot_id`: restoring always makes a **new** object.\n\n" +
 			"On Docker a sandbox snapshot is a `docker commit` of the container, written anew as an image that keeps " +
 			"no value of the sandbox's `env` (the variables stay, blank), no record of the container and none of its " +
 			"ownership labels, and shares its layers with the sandbox's image (no parent link: a snapshot can be deleted " +
 			"while later snapshots of boxes restored from it remain). A volume snapshot is an archive of the volume " +
-			"imported as an image. The id is the image id (`sha256:...`). Where the platform cannot delete snapshots, destroying one " +
-			"removes it from state with a warning giving the date the platform expires it.\n\n" +
+			"imported as an image. The id is the image id (`sha256:...`).\n\n" +
 			"**A snapshot is a checkpoint.** A change or loss of its source never replaces it: when `sandbox_id` or " +
 			"`volume_id` changes (another box, or the box replaced or deleted outside Terraform, so its id is known only " +
 			"after apply), the snapshot is kept with the data it holds, the source it was taken of stays in state, and " +
@@ -144,11 +143,10 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			"include_memory": schema.BoolAttribute{
 				MarkdownDescription: "Whether the snapshot also holds the sandbox's memory, so a restored " +
 					"sandbox resumes running processes. When left out, the platform's natural kind is planned: " +
-					"`true` where snapshots always hold memory (E2B), `false` (filesystem only) where the platform " +
-					"takes filesystem snapshots (Docker), and `false` for volume snapshots, so one module snapshots " +
-					"on every platform. An explicit value the platform cannot honour is a plan-time error: `true` on " +
-					"platforms without memory snapshots (Docker), `false` on platforms that only take memory " +
-					"snapshots (E2B). Not allowed with `volume_id`. Changing it replaces the snapshot.",
+					"`true` on E2B, whose snapshots always hold memory, `false` (filesystem only) on Docker, and " +
+					"`false` for volume snapshots, so one module snapshots on both platforms. An explicit value the " +
+					"platform cannot honour is a plan-time error: `true` on Docker, which takes no memory snapshots, " +
+					"`false` on E2B, which takes memory snapshots only. Not allowed with `volume_id`. Changing it replaces the snapshot.",
 				Optional: true,
 				Computed: true,
 				PlanModifiers: []planmodifier.Bool{
@@ -160,8 +158,8 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			},
 			"ttl": schema.StringAttribute{
 				MarkdownDescription: "How long the platform keeps the snapshot before deleting it, as a positive " +
-					"duration such as `72h` or `30d`. Only on platforms with snapshot expiry (not Docker: there it " +
-					"is a plan-time error, and snapshots live until destroyed). Changing it replaces the snapshot.",
+					"duration such as `72h` or `30d`. Neither Docker nor E2B accepts a snapshot expiry: setting it " +
+					"is a plan-time error on both. Changing it replaces the snapshot.",
 				Optional:      true,
 				PlanModifiers: replaceString,
 				Validators:    []validator.String{positiveDurationValidator{}},

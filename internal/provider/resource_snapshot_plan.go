@@ -75,11 +75,11 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // the platform's natural kind, which it can always take.
 func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, config snapshotModel, diags *diag.Diagnostics) {
 	if isSet(config.SandboxID) && !caps.SandboxSnapshot {
-		addUnsupportedError(diags, pathSnapshotSandboxID, templateValueString(config.SandboxID), platformName,
+		addUnsupportedError(diags, pathSnapshotSandboxID, valueForMessage(config.SandboxID), platformName,
 			"this platform cannot snapshot sandboxes; keep durable data on an `sbx_volume`")
 	}
 	if isSet(config.VolumeID) && !caps.VolumeSnapshot {
-		addUnsupportedError(diags, pathSnapshotVolumeID, templateValueString(config.VolumeID), platformName,
+		addUnsupportedError(diags, pathSnapshotVolumeID, valueForMessage(config.VolumeID), platformName,
 			"this platform cannot snapshot volumes; snapshot the sandbox that mounts it with `sandbox_id`")
 	}
 	if isSet(config.SandboxID) && caps.SandboxSnapshot && isSet(config.IncludeMemory) && !config.IncludeMemory.IsUnknown() {
@@ -95,7 +95,7 @@ func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, 
 	labelsCheckSupported(diags, config.Labels, caps.SnapshotLabels, platformName, "snapshots",
 		" (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)")
 	if isSet(config.TTL) && !caps.SnapshotTTL {
-		addUnsupportedError(diags, pathSnapshotTTL, templateValueString(config.TTL), platformName,
+		addUnsupportedError(diags, pathSnapshotTTL, valueForMessage(config.TTL), platformName,
 			"snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed")
 	}
 }

@@ -18,7 +18,7 @@ func snapshotDeadline(m snapshotModel, platformName string, reportedExpiry time.
 		Platform:          platformName,
 		Kind:              retention.Snapshot,
 		State:             m.Kind.ValueString(),
-		CreatedAt:         retentionParseTime(m.CreatedAt),
+		CreatedAt:         timeFromTF(m.CreatedAt),
 		TTL:               durationFromTF(m.TTL),
 		PlatformExpiresAt: reportedExpiry,
 	}
@@ -69,7 +69,7 @@ func snapshotPlanRetention(plan *snapshotModel, state *snapshotModel, platformNa
 		return
 	}
 	predicted := *plan
-	predicted.CreatedAt = sandboxTimeToTF(now)
+	predicted.CreatedAt = timeStringOrNull(now)
 	if d, ok := snapshotDeadline(predicted, platformName, time.Time{}, rs, now); ok {
 		addRetentionWarning(diags, retention.Snapshot, platformName, d, now, rs.warnBefore, true)
 	}

@@ -134,7 +134,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameRequiresReplace,
 					"Changing the name replaces the template, unless it is an imported image the provider did not build.",
 					"Changing the name replaces the template, unless it is an imported image the provider did not build.")},
-				Validators: []validator.String{templateNameValidator{}},
+				Validators: templateNameValidators(),
 			},
 			"dockerfile": schema.StringAttribute{
 				MarkdownDescription: "The Dockerfile's **content** (not its path), e.g. `file(\"${path.module}/Dockerfile\")`. " +
@@ -172,22 +172,24 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"cpu_count": schema.Int64Attribute{
 				MarkdownDescription: "Default number of CPUs for sandboxes started from this template (a sandbox's own " +
-					"`cpu_count` wins). A plan-time error on platforms that do not size templates. On Docker it is " +
-					"recorded on the image. A change rebuilds the template. Not read back by an import.",
+					"`cpu_count` wins on Docker). On Docker it is recorded on the image; on E2B, where a sandbox takes its " +
+					"size from its template, it sizes every sandbox of the template. A change rebuilds the template. " +
+					"Not read back by an import.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
 				MarkdownDescription: "Default memory in MiB for sandboxes started from this template (a sandbox's own " +
-					"`memory_mb` wins). A plan-time error on platforms that do not size templates. On Docker it is " +
-					"recorded on the image. A change rebuilds the template. Not read back by an import.",
+					"`memory_mb` wins on Docker). On Docker it is recorded on the image; on E2B, where a sandbox takes its " +
+					"size from its template, it sizes every sandbox of the template. A change rebuilds the template. " +
+					"Not read back by an import.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
-				MarkdownDescription: "Default disk size in MiB for sandboxes started from this template. Only on " +
-					"platforms that size both templates and sandbox disks (not Docker: there it is a plan-time " +
-					"error). A change rebuilds the template.",
+				MarkdownDescription: "Default disk size in MiB for sandboxes started from this template. Neither Docker " +
+					"nor E2B lets a sandbox choose its disk size: setting it is a plan-time error on both. A change " +
+					"rebuilds the template.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},

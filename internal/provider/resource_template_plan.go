@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -171,15 +170,15 @@ func templateCheckCapabilities(platformName string, caps platform.Capabilities, 
 			"this platform cannot build templates; build the image elsewhere and adopt it with `image`")
 	}
 	if isSet(m.Image) && !caps.TemplateFromImage {
-		addUnsupportedError(diags, pathTemplateImage, templateValueString(m.Image), platformName,
+		addUnsupportedError(diags, pathTemplateImage, valueForMessage(m.Image), platformName,
 			"this platform cannot adopt prebuilt images; build the template from a `dockerfile`")
 	}
 	if isSet(m.CPUCount) && !caps.TemplateResources {
-		addUnsupportedError(diags, pathTemplateCPUCount, templateValueString(m.CPUCount), platformName,
+		addUnsupportedError(diags, pathTemplateCPUCount, valueForMessage(m.CPUCount), platformName,
 			"templates have no size here; remove it and set `cpu_count` on each `sbx_sandbox`")
 	}
 	if isSet(m.MemoryMB) && !caps.TemplateResources {
-		addUnsupportedError(diags, pathTemplateMemoryMB, templateValueString(m.MemoryMB), platformName,
+		addUnsupportedError(diags, pathTemplateMemoryMB, valueForMessage(m.MemoryMB), platformName,
 			"templates have no size here; remove it and set `memory_mb` on each `sbx_sandbox`")
 	}
 	labelsCheckSupported(diags, m.Labels, caps.TemplateLabels, platformName, "templates",
@@ -187,23 +186,9 @@ func templateCheckCapabilities(platformName string, caps platform.Capabilities, 
 	// A template's disk size is the default disk of the sandboxes made from
 	// it, so it needs both sized templates and sized sandbox disks.
 	if isSet(m.DiskMB) && (!caps.TemplateResources || !caps.SandboxDiskSize) {
-		addUnsupportedError(diags, pathTemplateDiskMB, templateValueString(m.DiskMB), platformName,
+		addUnsupportedError(diags, pathTemplateDiskMB, valueForMessage(m.DiskMB), platformName,
 			"sandbox disks cannot be sized here; remove `disk_mb`")
 	}
-}
-
-// templateValueString renders a configured value for an error message.
-func templateValueString(v attr.Value) string {
-	if v.IsUnknown() {
-		return "(known after apply)"
-	}
-	switch tv := v.(type) {
-	case types.String:
-		return strconv.Quote(tv.ValueString())
-	case types.Int64:
-		return strconv.FormatInt(tv.ValueInt64(), 10)
-	}
-	return v.String()
 }
 
 // templateCheckSpec asks a platform that can (platform.TemplateSpecValidator)

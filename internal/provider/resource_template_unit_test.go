@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -18,7 +19,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-func TestTemplateNameProblem(t *testing.T) {
+func TestTemplateNameValidators(t *testing.T) {
 	cases := []struct {
 		name  string
 		valid bool
@@ -41,9 +42,21 @@ func TestTemplateNameProblem(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			problem := templateNameProblem(tc.name)
-			if (problem == "") != tc.valid {
-				t.Fatalf("templateNameProblem(%q) = %q, want valid=%v", tc.name, problem, tc.valid)
+			var diags diag.Diagnostics
+			for _, v := range templateNameValidators() {
+				req := validator.StringRequest{Path: path.Root("name"), ConfigValue: types.StringValue(tc.name)}
+				var resp validator.StringResponse
+				v.ValidateString(t.Context(), req, &resp)
+				diags.Append(resp.Diagnostics...)
+			}
+			if !diags.HasError() != tc.valid {
+				t.Fatalf("template name %q: errors %v, want valid=%v", tc.name, diags, tc.valid)
+			}
+			for _, d := range diags.Errors() {
+				// Each error names the attribute and the value (or its length).
+				if !strings.HasPrefix(d.Detail(), "Attribute name ") || !strings.Contains(d.Detail(), "got: ") {
+					t.Errorf("template name %q: unclear error %q", tc.name, d.Detail())
+				}
 			}
 		})
 	}
@@ -235,29 +248,6 @@ func TestTemplatePlannedHash(t *testing.T) {
 			templateTestExpectAttrErrors(t, diags, []path.Path{pathTemplateContextDir}, []string{`context_dir = "` + bad + `"`})
 		}
 	})
-}
-
-func TestTemplateValueString(t *testing.T) {
-	cases := []struct {
-		in   interface{ String() string }
-		want string
-	}{
-		{types.StringValue(`a"b`), `"a\"b"`},
-		{types.Int64Value(7), "7"},
-		{types.StringUnknown(), "(known after apply)"},
-	}
-	for _, tc := range cases {
-		var got string
-		switch v := tc.in.(type) {
-		case types.String:
-			got = templateValueString(v)
-		case types.Int64:
-			got = templateValueString(v)
-		}
-		if got != tc.want {
-			t.Errorf("templateValueString(%s) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
 }
 
 // templateTestExpectAttrErrors checks that diags holds exactly one error per

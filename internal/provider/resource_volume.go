@@ -58,7 +58,7 @@ func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataReques
 func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A persistent volume that outlives the sandboxes mounting it (`sbx_sandbox.volume_mount`): " +
-			"a Docker volume, or a volume on E2B, Daytona, Fly.io or Modal. Volumes that already exist import by id " +
+			"a Docker volume, or an E2B volume. Volumes that already exist import by id " +
 			"(on Docker, the volume's name). Importing is how a volume made elsewhere comes under Terraform on " +
 			"purpose: from then on the configuration owns it, and `terraform destroy` deletes it and its data like " +
 			"a volume it created. A create never takes over an existing volume of its name (another state's, " +
@@ -79,28 +79,28 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				},
 			},
 			"size_gb": schema.Int64Attribute{
-				MarkdownDescription: "Size in GB, where the platform sizes volumes (Fly.io). Growing it is an in-place " +
-					"update where the platform can grow a volume; shrinking it is a plan-time error. Docker volumes " +
-					"have no size: setting it there is a plan-time error.",
+				MarkdownDescription: "Size of the volume in GB. Docker and E2B volumes have no size: setting it is a " +
+					"plan-time error on both.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"region": schema.StringAttribute{
-				MarkdownDescription: "Region to create the volume in, where the platform has regions (Fly.io). " +
-					"Setting it elsewhere is a plan-time error. Changing it replaces the volume.",
+				MarkdownDescription: "Region to create the volume in. Docker and E2B volumes have no region: setting it " +
+					"is a plan-time error on both.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"from_snapshot_id": schema.StringAttribute{
 				MarkdownDescription: "Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the new volume. " +
-					"Changing it replaces the volume. A plan-time error where the platform cannot restore volumes.",
+					"Changing it replaces the volume. On Docker the snapshot's files are copied into the new volume; on " +
+					"E2B, which cannot restore volumes, it is a plan-time error.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"labels": schema.MapAttribute{
-				MarkdownDescription: labelsDescription("volume") + " Changed in place where the platform can " +
-					"(Docker keeps the volume's name and data); where relabelling needs an idle volume (Docker), " +
-					"a label change while a sandbox mounts the volume is a plan-time error.",
+				MarkdownDescription: labelsDescription("volume") + " On Docker a change is made in place (the volume " +
+					"keeps its name and data), but only while no sandbox mounts the volume: a label change while one " +
+					"does is a plan-time error. E2B volumes have no labels: setting them there is a plan-time error.",
 				ElementType: types.StringType,
 				Optional:    true,
 				Validators:  []validator.Map{reservedLabelsValidator{}},

@@ -34,7 +34,7 @@ func volumeRefresh(m *volumeModel, v *platform.Volume, importing bool) {
 	if v.Name != "" {
 		m.Name = types.StringValue(v.Name)
 	}
-	m.SizeGB = sandboxReportedInt(m.SizeGB, v.SizeGB, importing)
+	m.SizeGB = reportedInt64(m.SizeGB, v.SizeGB, importing)
 	switch {
 	case v.Region != "" && (importing || !m.Region.IsNull()):
 		m.Region = types.StringValue(v.Region)
@@ -42,11 +42,11 @@ func volumeRefresh(m *volumeModel, v *platform.Volume, importing bool) {
 		m.Region = types.StringNull()
 	}
 	if importing {
-		m.FromSnapshotID = sandboxStringOrNull(v.FromSnapshotID)
+		m.FromSnapshotID = stringOrNull(v.FromSnapshotID)
 	}
 	m.Labels = mapToTF(platform.UserLabels(v.Labels), m.Labels)
 	m.State = types.StringValue(v.State)
-	m.CreatedAt = sandboxTimeToTF(v.CreatedAt)
+	m.CreatedAt = timeStringOrNull(v.CreatedAt)
 	m.AttachedTo = volumeAttachedToTF(v.AttachedTo)
 }
 
@@ -80,8 +80,8 @@ func volumeSettle(plan volumeModel, v *platform.Volume) volumeModel {
 	volumeRefresh(&got, v, false)
 	out := plan
 	out.ID = got.ID
-	out.State = sandboxKeepKnown(plan.State, got.State)
-	out.CreatedAt = sandboxKeepKnown(plan.CreatedAt, got.CreatedAt)
+	out.State = keepKnown(plan.State, got.State)
+	out.CreatedAt = keepKnown(plan.CreatedAt, got.CreatedAt)
 	out.AttachedTo = plan.AttachedTo
 	if plan.AttachedTo.IsUnknown() {
 		out.AttachedTo = got.AttachedTo

@@ -54,14 +54,14 @@ func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformNa
 		if platformName == "docker" {
 			allowed = "Docker volumes have no size (they grow with their content); remove size_gb"
 		}
-		addUnsupportedError(diags, path.Root("size_gb"), sandboxIntString(plan.SizeGB), platformName, allowed)
+		addUnsupportedError(diags, path.Root("size_gb"), valueForMessage(plan.SizeGB), platformName, allowed)
 	}
 	if isSet(plan.Region) && !caps.VolumeRegions {
-		addUnsupportedError(diags, path.Root("region"), sandboxQuoted(plan.Region), platformName,
+		addUnsupportedError(diags, path.Root("region"), valueForMessage(plan.Region), platformName,
 			"this platform has no regions for volumes; remove region")
 	}
 	if isSet(plan.FromSnapshotID) && !caps.VolumeRestore {
-		addUnsupportedError(diags, path.Root("from_snapshot_id"), sandboxQuoted(plan.FromSnapshotID), platformName,
+		addUnsupportedError(diags, path.Root("from_snapshot_id"), valueForMessage(plan.FromSnapshotID), platformName,
 			"this platform cannot restore a volume from a snapshot; remove from_snapshot_id")
 	}
 	labelsCheckSupported(diags, plan.Labels, caps.VolumeLabels, platformName, "volumes",

@@ -82,11 +82,14 @@ func retentionBlock() schema.SingleNestedBlock {
 	}
 }
 
-// retentionKeyDescription lists the table rows an override key replaces:
-// platform, object and state, the default window and what happens then.
+// retentionKeyDescription lists the table rows of shipped platforms an
+// override key replaces: platform, object and state, the default window and
+// what happens then. A key only platforms still to come have (rows kept in
+// the table for them) says it changes no deadline yet: it stays accepted,
+// like a key of a shipped platform other than the configured one.
 func retentionKeyDescription(key string) string {
 	var rows []string
-	for _, r := range retention.Rules() {
+	for _, r := range retention.ShippedRules() {
 		if r.Key != key {
 			continue
 		}
@@ -99,6 +102,11 @@ func retentionKeyDescription(key string) string {
 			enforced = ", tracked only"
 		}
 		rows = append(rows, fmt.Sprintf("%s %s %s (%s, then %s%s)", r.Platform, r.State, r.Object, window, r.Action, enforced))
+	}
+	if len(rows) == 0 {
+		return fmt.Sprintf("Override of the `%s` retention window, a duration such as `720h` or `30d`. No shipped "+
+			"platform (%s) has a rule with this key yet: the value is accepted and changes no deadline.",
+			key, strings.Join(retention.Shipped(), ", "))
 	}
 	return fmt.Sprintf("Override of the `%s` retention window, a duration such as `720h` or `30d`. Replaces: %s.",
 		key, strings.Join(rows, "; "))

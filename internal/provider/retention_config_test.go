@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -120,8 +121,10 @@ func TestRetentionDurationValidator(t *testing.T) {
 	}
 }
 
-// TestRetentionBlockSchema: one described attribute per rule key, and each
-// description lists every table row of that key with its default.
+// TestRetentionBlockSchema: one described attribute per rule key; each
+// description lists every row of that key of a shipped platform with its
+// default, and no row of a platform not shipped yet. A key only coming
+// platforms have says it changes no deadline yet.
 func TestRetentionBlockSchema(t *testing.T) {
 	var resp provider.SchemaResponse
 	(&sbxProvider{}).Schema(context.Background(), provider.SchemaRequest{}, &resp)
@@ -140,11 +143,19 @@ func TestRetentionBlockSchema(t *testing.T) {
 			continue
 		}
 		desc := a.GetMarkdownDescription()
+		shippedRows := 0
 		for _, r := range retention.Rules() {
 			if r.Key != key {
 				continue
 			}
 			row := r.Platform + " " + r.State + " " + r.Object
+			if !retention.IsShipped(r.Platform) {
+				if strings.Contains(desc, r.Platform) {
+					t.Errorf("%s: description %q names %s, which is not shipped", key, desc, r.Platform)
+				}
+				continue
+			}
+			shippedRows++
 			if !strings.Contains(desc, row) {
 				t.Errorf("%s: description %q does not list %q", key, desc, row)
 			}
@@ -152,9 +163,33 @@ func TestRetentionBlockSchema(t *testing.T) {
 				t.Errorf("%s: description %q lacks the default %s of %s", key, desc, retentionHumanDuration(r.Window), row)
 			}
 		}
+		noRule := strings.Contains(desc, "No shipped platform (docker, e2b) has a rule with this key yet: "+
+			"the value is accepted and changes no deadline.")
+		if noRule != (shippedRows == 0) {
+			t.Errorf("%s: %d rows of shipped platforms, but the description says %q", key, shippedRows, desc)
+		}
+	}
+	for _, key := range []string{"archived_sandbox", "idle_sandbox", "unused_snapshot"} {
+		if desc := attrs[key].GetMarkdownDescription(); strings.Contains(desc, "Replaces:") {
+			t.Errorf("%s applies to no shipped platform, but its description offers it as replacing a rule: %q", key, desc)
+		}
 	}
 	if len(attrs) != len(retention.Keys())+1 {
 		t.Errorf("retention block has %d attributes, want %d rule keys + warn_before", len(attrs), len(retention.Keys()))
+	}
+}
+
+// TestRetentionShippedPlatformNames: the platforms the provider configures
+// are the retention package's shipped platforms, under the same names, so
+// the guide and the descriptions show the rows of exactly those platforms.
+func TestRetentionShippedPlatformNames(t *testing.T) {
+	e, err := e2b.New(e2b.Config{APIKey: "k", Tier: e2b.TierBase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{(&docker.Platform{}).Name(), e.Name()}
+	if got, want := strings.Join(names, " "), strings.Join(retention.Shipped(), " "); got != want {
+		t.Errorf("the provider's platforms are %q, retention.Shipped() is %q", got, want)
 	}
 }
 

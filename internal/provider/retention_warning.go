@@ -35,8 +35,8 @@ func retentionFieldsOf(d retention.Deadline, ok bool, now time.Time, warnBefore 
 	}
 	if ok {
 		f.ExpiresAt = types.StringValue(d.At.UTC().Format(time.RFC3339))
-		f.Rule = sandboxStringOrNull(d.Rule)
-		f.Action = sandboxStringOrNull(string(d.Action))
+		f.Rule = stringOrNull(d.Rule)
+		f.Action = stringOrNull(string(d.Action))
 	}
 	return f
 }

@@ -15,25 +15,32 @@ const (
 	DocTableEnd   = "<!-- END GENERATED RETENTION TABLE -->"
 )
 
-// docPlatforms is the order and display name of each platform's section.
-var docPlatforms = []struct{ key, title string }{
-	{Docker, "Docker (local)"},
-	{E2B, "E2B"},
-	{Daytona, "Daytona"},
-	{Fly, "Fly.io"},
-	{Modal, "Modal"},
+// docTitles is the display name of each platform's section. A shipped
+// platform without one is an error, so a platform cannot ship undocumented.
+var docTitles = map[string]string{
+	Docker:  "Docker (local)",
+	E2B:     "E2B",
+	Daytona: "Daytona",
+	Fly:     "Fly.io",
+	Modal:   "Modal",
 }
 
 // WriteDocTable writes the built-in policy table as Markdown: one section
-// per platform, one row per rule, in table order. It is generated so the
-// documentation can never disagree with the code.
+// per shipped platform (Shipped, in its order), one row per rule, in table
+// order; rows of platforms not shipped yet are left out. After the sections
+// it names the override keys that apply to no shipped platform. It is
+// generated so the documentation can never disagree with the code.
 func WriteDocTable(w io.Writer) error {
 	var b bytes.Buffer
-	for i, p := range docPlatforms {
+	for i, p := range Shipped() {
+		title, ok := docTitles[p]
+		if !ok {
+			return fmt.Errorf("shipped platform %q has no section title", p)
+		}
 		var rows []Rule
 		enforced := false
 		for _, r := range table {
-			if r.Platform == p.key {
+			if r.Platform == p {
 				rows = append(rows, r)
 				enforced = enforced || r.Enforced
 			}
@@ -44,7 +51,7 @@ func WriteDocTable(w io.Writer) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "### %s\n\n", p.title)
+		fmt.Fprintf(&b, "### %s\n\n", title)
 		if !enforced {
 			b.WriteString("Tracked, not enforced: the platform never acts on these deadlines by itself. " +
 				"They exist only where a setting or an override gives them a window.\n\n")
@@ -61,6 +68,14 @@ func WriteDocTable(w io.Writer) error {
 			}
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
+	}
+	if keys := UnshippedKeys(); len(keys) > 0 {
+		quoted := make([]string, len(keys))
+		for i, k := range keys {
+			quoted[i] = "`" + k + "`"
+		}
+		b.WriteString("\nNo shipped platform has a rule for " + docList(quoted, "or") + " yet: the `retention {}` block " +
+			"accepts these keys, but they change no deadline on " + docList(docShippedTitles(), "or") + ".\n")
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -173,6 +188,24 @@ func docSource(r Rule) string {
 		return r.Source
 	}
 	return r.Source + ". Note: " + r.Note
+}
+
+// docList joins words as prose with a conjunction: "a", "a or b", "a, b or c".
+func docList(words []string, conj string) string {
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+// docShippedTitles names the shipped platforms as people do ("Docker", not
+// the section title "Docker (local)").
+func docShippedTitles() []string {
+	out := make([]string, 0, len(shipped))
+	for _, p := range shipped {
+		out = append(out, strings.TrimSuffix(docTitles[p], " (local)"))
+	}
+	return out
 }
 
 // docCell keeps a value inside its Markdown table cell, and out of the

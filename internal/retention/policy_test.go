@@ -114,9 +114,16 @@ func TestDeadline(t *testing.T) {
 			wantOK: true, wantAt: t0.Add(time.Hour), wantRule: "running_sandbox", wantAct: ActionStop, enforced: false,
 		},
 		{
-			name:   "docker snapshot ttl",
-			obj:    Object{Platform: Docker, Kind: Snapshot, State: KindFilesystem, CreatedAt: t0, TTL: 2 * day},
-			wantOK: true, wantAt: t0.Add(2 * day), wantRule: "filesystem_snapshot", wantAct: ActionExpire, enforced: false,
+			// A ttl counts from creation where a row takes it (Fly volume
+			// snapshots); Docker and E2B refuse ttl at plan time.
+			name:   "snapshot ttl",
+			obj:    Object{Platform: Fly, Kind: Snapshot, State: KindVolume, CreatedAt: t0, TTL: 2 * day},
+			wantOK: true, wantAt: t0.Add(2 * day), wantRule: "volume_snapshot", wantAct: ActionExpire, enforced: true,
+		},
+		{
+			name:   "docker snapshot: no deadline",
+			obj:    Object{Platform: Docker, Kind: Snapshot, State: KindFilesystem, CreatedAt: t0},
+			wantOK: false,
 		},
 		{
 			name:   "unknown platform",

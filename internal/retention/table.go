@@ -39,8 +39,8 @@ var table = []Rule{
 	{Key: "paused_sandbox", Platform: Docker, Object: Sandbox, State: StatePaused, Since: SinceStateSince, Action: ActionDelete, Source: srcDocker},
 	{Key: "stopped_sandbox", Platform: Docker, Object: Sandbox, State: StateStopped, Since: SinceStateSince, Action: ActionDelete, Source: srcDocker},
 	{Key: "auto_delete", Platform: Docker, Object: Sandbox, State: StateStopped, Since: SinceStateSince, Action: ActionDelete, Setting: SettingAutoDeleteAfter, Source: srcDocker},
-	{Key: "filesystem_snapshot", Platform: Docker, Object: Snapshot, State: KindFilesystem, Since: SinceCreated, Action: ActionExpire, Setting: SettingTTL, Reported: true, Source: srcDocker},
-	{Key: "volume_snapshot", Platform: Docker, Object: Snapshot, State: KindVolume, Since: SinceCreated, Action: ActionExpire, Setting: SettingTTL, Reported: true, Source: srcDocker},
+	{Key: "filesystem_snapshot", Platform: Docker, Object: Snapshot, State: KindFilesystem, Since: SinceCreated, Action: ActionExpire, Reported: true, Source: srcDocker},
+	{Key: "volume_snapshot", Platform: Docker, Object: Snapshot, State: KindVolume, Since: SinceCreated, Action: ActionExpire, Reported: true, Source: srcDocker},
 
 	// E2B.
 	// The API's own default is 15 s, but the provider always sends a
@@ -56,8 +56,8 @@ var table = []Rule{
 		Note: "kept indefinitely; the older 30-days-after-create figure (e2b-dev/docs persistence.mdx:277-281, Dec 2025) is outdated — override paused_sandbox = \"720h\" to track it anyway"},
 	{Key: "stopped_sandbox", Platform: E2B, Object: Sandbox, State: StateStopped, Since: SinceCreated, Action: ActionDelete, Enforced: true, Source: srcE2BPaused,
 		Note: "a filesystem-only pause (memory=false); kept like a paused sandbox; the old 30-day figure is outdated"},
-	{Key: "filesystem_snapshot", Platform: E2B, Object: Snapshot, State: KindFilesystem, Since: SinceCreated, Action: ActionDelete, Setting: SettingTTL, Reported: true, Enforced: true, Source: srcE2BSnapshot},
-	{Key: "memory_snapshot", Platform: E2B, Object: Snapshot, State: KindMemory, Since: SinceCreated, Action: ActionDelete, Setting: SettingTTL, Reported: true, Enforced: true, Source: srcE2BSnapshot},
+	{Key: "filesystem_snapshot", Platform: E2B, Object: Snapshot, State: KindFilesystem, Since: SinceCreated, Action: ActionDelete, Reported: true, Enforced: true, Source: srcE2BSnapshot},
+	{Key: "memory_snapshot", Platform: E2B, Object: Snapshot, State: KindMemory, Since: SinceCreated, Action: ActionDelete, Reported: true, Enforced: true, Source: srcE2BSnapshot},
 
 	// Daytona.
 	{Key: "idle_sandbox", Platform: Daytona, Object: Sandbox, State: StateRunning, Window: 15 * time.Minute, Since: SinceLastUsed, Action: ActionStop,
