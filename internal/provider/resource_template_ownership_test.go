@@ -3,12 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"testing"
 
 	cerrdefs "github.com/containerd/errdefs"
-	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
@@ -20,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -460,33 +457,7 @@ func TestAccTemplate_recreatedKeepsItsID(t *testing.T) {
 // ends. It returns the image id.
 func templateOwnTestImage(t *testing.T, cli *client.Client, ref string) string {
 	t.Helper()
-	ctx := context.Background()
-	dir := templateTestContext(t)
-	templateTestWrite(t, dir, "own.txt", ref+" "+acctest.RandString(16))
-	df := sbxacctest.AgentDockerfile + "COPY own.txt /own.txt\n"
-	tarball, err := buildctx.Tar(dir, map[string][]byte{buildctx.DockerfileName: []byte(df)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Closing the context's pipe only stops its writer; it never fails.
-	defer func() { _ = tarball.Close() }()
-	resp, err := cli.ImageBuild(ctx, tarball, build.ImageBuildOptions{
-		Tags: []string{ref}, Dockerfile: buildctx.DockerfileName, Remove: true, ForceRemove: true, Version: build.BuilderV1,
-	})
-	if err != nil {
-		t.Fatalf("building %s: %v", ref, err)
-	}
-	out, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close() // read to its end above; closing only frees the connection
-	img, err := cli.ImageInspect(ctx, ref)
-	if err != nil {
-		t.Fatalf("building %s: %v\n%s", ref, err, out)
-	}
-	t.Cleanup(func() {
-		_, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true})
-		templateTestRemoveImage(cli, img.ID)
-	})
-	return img.ID
+	return templateTestHandImage(t, cli, ref, "own.txt", ref+" "+acctest.RandString(16))
 }
 
 // templateTestRemoveImage removes an image a test left, if it is still there.

@@ -255,9 +255,9 @@ func TestAccTemplate_validation(t *testing.T) {
 		want       string
 	}{
 		{"bad name", `name = "Bad_Name"
-  dockerfile = "FROM scratch"`, `name = "Bad_Name" is not a valid template\s+name`},
+  dockerfile = "FROM scratch"`, `(?s)Attribute name must be lowercase letters and digits.*got:\s+Bad_Name`},
 		{"too long", `name = "` + strings.Repeat("a", 129) + `"
-  dockerfile = "FROM scratch"`, `at most 128\s+are\s+allowed`},
+  dockerfile = "FROM scratch"`, `Attribute name string length must be at most 128, got: 129`},
 		{"both dockerfile and image", `name = "x"
   dockerfile = "FROM scratch"
   image = "busybox"`, `(?s)Exactly one of these attributes must be.*configured: \[dockerfile,image\]`},
@@ -338,9 +338,18 @@ func templateTestWrite(t *testing.T, dir, file, content string) {
 // to adopt, and removes it when the test ends.
 func templateTestBuildSourceImage(t *testing.T, cli *client.Client, ref string) string {
 	t.Helper()
+	templateTestHandImage(t, cli, ref, "hello.txt", "from the source image")
+	return ref
+}
+
+// templateTestHandImage builds, without the provider (as a user would by
+// hand), an image of the agent holding file with content, tagged ref, and
+// removes it when the test ends. It returns the image id.
+func templateTestHandImage(t *testing.T, cli *client.Client, ref, file, content string) string {
+	t.Helper()
 	dir := templateTestContext(t)
-	templateTestWrite(t, dir, "hello.txt", "from the source image")
-	df := sbxacctest.AgentDockerfile + "COPY hello.txt /hello.txt\n"
+	templateTestWrite(t, dir, file, content)
+	df := sbxacctest.AgentDockerfile + "COPY " + file + " /" + file + "\n"
 	ctx := context.Background()
 	tarball, err := buildctx.Tar(dir, map[string][]byte{buildctx.DockerfileName: []byte(df)})
 	if err != nil {
@@ -356,11 +365,15 @@ func templateTestBuildSourceImage(t *testing.T, cli *client.Client, ref string) 
 	}
 	out, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close() // read to its end above; closing only frees the connection
-	if _, err := cli.ImageInspect(ctx, ref); err != nil {
+	img, err := cli.ImageInspect(ctx, ref)
+	if err != nil {
 		t.Fatalf("building %s: %v\n%s", ref, err, out)
 	}
-	t.Cleanup(func() { _, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true}) })
-	return ref
+	t.Cleanup(func() {
+		_, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true})
+		_, _ = cli.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true})
+	})
+	return img.ID
 }
 
 // templateTestImageHas checks that the image ref holds file with content,
