@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -50,7 +51,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retent
 	warnFlag := fs.String("warn-before", "72h", "report deadlines this close as expiring (Go duration, or days such as 3d)")
 	format := fs.String("format", "table", "output format: table or json")
 
-	positional, err := parseInterspersed(fs, args)
+	positional, err := cliutil.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitClean
 	}
@@ -137,24 +138,6 @@ func openState(name string) (*os.File, error) {
 		return nil, fmt.Errorf("cannot read %s: it is a directory, want a state file", name)
 	}
 	return f, nil
-}
-
-// parseInterspersed lets flags come before or after STATE, as people type
-// them (`drift state.json --format json`); the flag package alone stops at
-// the first argument that is not a flag.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
 }
 
 func fail(stderr io.Writer, format string, a ...any) int {

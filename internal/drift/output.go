@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 )
 
 // The --format json schema (schema_version 1) is a single object:
@@ -85,8 +86,8 @@ func WriteTable(w io.Writer, rep Report) error {
 		_, _ = fmt.Fprintln(tw, "RETENTION\tADDRESS\tID\tPLATFORM\tSTATUS\tDEADLINE\tWHEN\tRULE\tACTION")
 		for _, f := range rep.Findings {
 			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-				f.RetentionStatus, cell(f.Address), cell(f.ID), cell(f.Platform), cell(f.Status),
-				f.ExpiresAt.UTC().Format(time.RFC3339), relative(f.ExpiresAt.Sub(rep.Now)), cell(f.Rule), cell(f.Action))
+				f.RetentionStatus, cliutil.Cell(f.Address), cliutil.Cell(f.ID), cliutil.Cell(f.Platform), cliutil.Cell(f.Status),
+				f.ExpiresAt.UTC().Format(time.RFC3339), relative(f.ExpiresAt.Sub(rep.Now)), cliutil.Cell(f.Rule), cliutil.Cell(f.Action))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -98,19 +99,6 @@ func WriteTable(w io.Writer, rep Report) error {
 	_, err := fmt.Fprintf(w, "%d expired, %d expiring within %s, of %d sandboxes and snapshots checked at %s (%d without a deadline)\n",
 		rep.Expired, rep.Expiring, rep.WarnBefore, rep.Checked, rep.Now.UTC().Format(time.RFC3339), rep.NoDeadline)
 	return err
-}
-
-// cell keeps a table cell on one line whatever the state holds, and shows
-// missing values as "-".
-func cell(s string) string {
-	if s == "" {
-		return "-"
-	}
-	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		q := fmt.Sprintf("%q", s)
-		return q[1 : len(q)-1]
-	}
-	return s
 }
 
 // relative renders how far away a deadline is: "in 2d3h", "5h ago".

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -99,7 +100,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	format := fs.String("format", "table", "output format: table or json")
 	olderThan := fs.String("older-than", "0", "leave objects made less than this long ago alone (Go duration, or days such as 2d)")
 
-	positional, err := parseInterspersed(fs, args)
+	positional, err := cliutil.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitClean
 	}
@@ -208,24 +209,6 @@ func countOf(list []string, s string) int {
 		}
 	}
 	return n
-}
-
-// parseInterspersed accepts flags before and after the state arguments
-// (`orphans a.tfstate --owner ci`); the flag package alone stops at the
-// first argument that is not a flag.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
 }
 
 func note(stderr io.Writer, format string, a ...any) {

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -208,7 +209,7 @@ func WriteTable(w io.Writer, r Report) error {
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		_, _ = fmt.Fprintln(tw, "KIND\tID\tNAME\tOWNER\tCREATED\tDETAIL\tREASON")
 		for _, k := range r.Result.Kept {
-			_, _ = fmt.Fprintln(tw, objectRow(k.Object)+"\t"+cell(k.Reason))
+			_, _ = fmt.Fprintln(tw, objectRow(k.Object)+"\t"+cliutil.Cell(k.Reason))
 		}
 		_ = tw.Flush()
 	}
@@ -227,7 +228,7 @@ func objectRow(o platform.ManagedObject) string {
 	if !o.CreatedAt.IsZero() {
 		created = o.CreatedAt.UTC().Format(time.RFC3339)
 	}
-	return strings.Join([]string{o.Kind, shortID(o.ID), cell(o.Name), cell(o.Owner), created, cell(o.Detail)}, "\t")
+	return strings.Join([]string{o.Kind, shortID(o.ID), cliutil.Cell(o.Name), cliutil.Cell(o.Owner), created, cliutil.Cell(o.Detail)}, "\t")
 }
 
 func (r Report) summaryLine() string {
@@ -261,18 +262,6 @@ func pluralWord(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// cell keeps a table cell on one line, and shows a missing value as "-".
-func cell(s string) string {
-	if s == "" {
-		return "-"
-	}
-	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		q := fmt.Sprintf("%q", s)
-		return q[1 : len(q)-1]
-	}
-	return s
 }
 
 // errWriter keeps the first write error, so a report is checked once.
