@@ -32,6 +32,7 @@ func main() {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := orphans.Main(ctx, os.Args[2:], orphans.Env{
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version,
+			Platforms: provider.Platforms(),
 		})
 		stop()
 		os.Exit(code)

@@ -73,8 +73,12 @@ type Env struct {
 	Getenv func(string) string
 	// Now is the time --older-than counts back from (nil: the system clock).
 	Now func() time.Time
-	// Version goes into the E2B user agent.
+	// Version goes into the platforms' user agent.
 	Version string
+	// Platforms are the platforms --platform may name: the provider's
+	// (provider.Platforms()), built from the environment as the provider
+	// builds them from an empty block.
+	Platforms []platform.Definition
 }
 
 type stringList []string
@@ -92,7 +96,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		_, _ = fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
-	platformName := fs.String("platform", "docker", "the platform to check: docker or e2b")
+	platformName := fs.String("platform", defaultPlatform(env.Platforms), "the platform to check: "+platformNames(env.Platforms))
 	owner := fs.String("owner", "", "consider only objects carrying this owner (the provider block's owner); default: every owner")
 	var states stringList
 	fs.Var(&states, "state", "a state file (repeatable; - reads standard input); states may also be given as arguments")
@@ -120,8 +124,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 		return fail(stderr, "- (standard input) is given %d times; it can be read once", countOf(states, "-"))
 	case *format != "table" && *format != "json":
 		return fail(stderr, "invalid --format %q: use table or json", *format)
-	case !slices.Contains(platformNames, *platformName):
-		return fail(stderr, "invalid --platform %q: use %s", *platformName, strings.Join(platformNames, " or "))
+	}
+	def, ok := definition(env.Platforms, *platformName)
+	if !ok {
+		return fail(stderr, "invalid --platform %q: use %s", *platformName, platformNames(env.Platforms))
 	}
 	minAge, err := retention.ParseDuration(*olderThan)
 	if err != nil {
@@ -157,11 +163,11 @@ func Main(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	plat, err := connect(ctx, *platformName, env.Version, getenv)
+	plat, err := connect(ctx, def, env.Version, getenv)
 	if err != nil {
 		return fail(stderr, "%v", err)
 	}
-	defer closePlatform(plat)
+	defer func() { _ = plat.Close() }() // the command is ending; nothing to do about a failed close
 	inv, ok := plat.(platform.Inventory)
 	if !ok {
 		return fail(stderr, "%s cannot list the objects the provider made there", plat.Name())

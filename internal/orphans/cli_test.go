@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 )
 
 // runResult is one run of the command.
@@ -23,6 +27,7 @@ func run(t *testing.T, env map[string]string, stdin string, args ...string) runR
 	code := Main(context.Background(), args, Env{
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return env[k] }, Version: "test",
+		Platforms: []platform.Definition{docker.Definition(), e2b.Definition()},
 	})
 	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
 }
@@ -58,22 +63,33 @@ func TestMainRefusesBadInvocations(t *testing.T) {
 		name    string
 		args    []string
 		wantErr string
+		env     map[string]string // nil: noEngine
 	}{
-		{"no state", []string{"--owner", "ci"}, "no state given"},
-		{"stdin twice", []string{"-", "--state", "-"}, "- (standard input) is given 2 times"},
-		{"bad format", []string{"--format", "yaml", good}, `invalid --format "yaml"`},
-		{"bad platform", []string{"--platform", "fly", good}, `invalid --platform "fly": use docker or e2b`},
-		{"bad older-than", []string{"--older-than", "soon", good}, "invalid --older-than"},
-		{"negative older-than", []string{"--older-than", "-1h", good}, "must not be negative"},
-		{"unknown flag", []string{"--force", good}, "flag provided but not defined: -force"},
-		{"truncated state", []string{"--state", good, bad}, bad + ": truncated JSON"},
-		{"missing state", []string{filepath.Join(dir, "none.tfstate")}, "cannot read"},
-		{"unreachable engine", []string{good}, "cannot reach the Docker engine"},
-		{"e2b without a key", []string{"--platform", "e2b", good}, "no E2B API key: set the E2B_API_KEY environment variable"},
+		{"no state", []string{"--owner", "ci"}, "no state given", nil},
+		{"stdin twice", []string{"-", "--state", "-"}, "- (standard input) is given 2 times", nil},
+		{"bad format", []string{"--format", "yaml", good}, `invalid --format "yaml"`, nil},
+		{"bad platform", []string{"--platform", "fly", good}, `invalid --platform "fly": use docker or e2b`, nil},
+		{"bad older-than", []string{"--older-than", "soon", good}, "invalid --older-than", nil},
+		{"negative older-than", []string{"--older-than", "-1h", good}, "must not be negative", nil},
+		{"unknown flag", []string{"--force", good}, "flag provided but not defined: -force", nil},
+		{"truncated state", []string{"--state", good, bad}, bad + ": truncated JSON", nil},
+		{"missing state", []string{filepath.Join(dir, "none.tfstate")}, "cannot read", nil},
+		{"unreachable engine", []string{good}, "cannot reach the Docker engine", nil},
+		{"e2b without a key", []string{"--platform", "e2b", good}, "No E2B API key: Set the E2B_API_KEY environment variable.", nil},
+		// The environment is checked as the provider checks its block.
+		{"bad E2B_API_URL", []string{"--platform", "e2b", good},
+			`Unsupported E2B API URL: E2B_API_URL = "not a url" is not an absolute http(s) URL`,
+			map[string]string{"E2B_API_KEY": "k", "E2B_API_URL": "not a url"}},
+		{"bad DOCKER_HOST", []string{good}, `Unsupported Docker host: DOCKER_HOST = "ftp://x" uses the scheme "ftp://"`,
+			map[string]string{"DOCKER_HOST": "ftp://x"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := run(t, noEngine, "", c.args...)
+			env := c.env
+			if env == nil {
+				env = noEngine
+			}
+			r := run(t, env, "", c.args...)
 			if r.code != ExitError || !strings.Contains(r.stderr, c.wantErr) || r.stdout != "" {
 				t.Errorf("exit %d, want 1 with %q\nstdout: %s\nstderr: %s", r.code, c.wantErr, r.stdout, r.stderr)
 			}

@@ -2,44 +2,58 @@ package orphans
 
 import (
 	"context"
-	"fmt"
+	"strings"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
-// Platforms the command can check.
-var platformNames = []string{"docker", "e2b"}
-
-// connect builds the named platform from the environment, as the provider
-// does with an empty platform block: DOCKER_HOST (and DOCKER_TLS_VERIFY,
-// DOCKER_CERT_PATH) for docker; E2B_API_KEY and E2B_API_URL for e2b.
-func connect(ctx context.Context, name, version string, getenv func(string) string) (platform.Platform, error) {
-	switch name {
-	case "docker":
-		p, err := docker.New(ctx, docker.Config{Host: getenv("DOCKER_HOST")})
-		if err != nil {
-			return nil, fmt.Errorf("%w\nStart the Docker engine, or point DOCKER_HOST at one", err)
+// definition returns the platform called name among defs.
+func definition(defs []platform.Definition, name string) (platform.Definition, bool) {
+	for _, d := range defs {
+		if d.Name == name {
+			return d, true
 		}
-		return p, nil
-	case "e2b":
-		key := getenv("E2B_API_KEY")
-		if key == "" {
-			return nil, fmt.Errorf("no E2B API key: set the E2B_API_KEY environment variable")
-		}
-		return e2b.New(e2b.Config{
-			APIKey: key, APIURL: getenv("E2B_API_URL"),
-			MaxRetries: rest.DefaultMaxRetries, UserAgent: "terraform-provider-sbx/" + version + " (+e2b; orphans)",
-		})
 	}
-	return nil, fmt.Errorf("unknown platform %q: use docker or e2b", name)
+	return platform.Definition{}, false
 }
 
-// closePlatform releases a platform's connection where it holds one.
-func closePlatform(p platform.Platform) {
-	if c, ok := p.(interface{ Close() error }); ok {
-		_ = c.Close() // the command is ending; nothing to do about a failed close
+// defaultPlatform is the name of the platform checked without --platform:
+// the provider's default.
+func defaultPlatform(defs []platform.Definition) string {
+	for _, d := range defs {
+		if d.Default {
+			return d.Name
+		}
 	}
+	if len(defs) > 0 {
+		return defs[0].Name
+	}
+	return ""
+}
+
+// platformNames lists the names of defs as "a, b or c".
+func platformNames(defs []platform.Definition) string {
+	names := make([]string, 0, len(defs))
+	for _, d := range defs {
+		names = append(names, d.Name)
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// connect builds the platform def from the environment, as the provider
+// does when its block sets nothing: each setting from the environment
+// variables the provider reads for it (DOCKER_HOST for docker, E2B_API_KEY
+// and E2B_API_URL for e2b, ...).
+func connect(ctx context.Context, def platform.Definition, version string, getenv func(string) string) (platform.Platform, error) {
+	cfg, err := def.Resolve(nil, getenv)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxRetries = rest.DefaultMaxRetries
+	cfg.UserAgent = "terraform-provider-sbx/" + version + " (orphans)"
+	return def.Configure(ctx, cfg)
 }

@@ -18,6 +18,10 @@ type Platform interface {
 	Volumes() VolumeService
 	Sandboxes() SandboxService
 	Snapshots() SnapshotService
+
+	// Close releases what the platform holds (an engine connection, idle
+	// HTTP connections); the platform is not used after it.
+	Close() error
 }
 
 // TemplateService builds and manages templates, the images sandboxes start from.
@@ -44,10 +48,11 @@ type VolumeService interface {
 	Create(ctx context.Context, spec VolumeSpec) (*Volume, error)
 	Get(ctx context.Context, id string) (*Volume, error)
 	List(ctx context.Context, filter VolumeFilter) ([]Volume, error)
-	// SetLabels replaces the volume's user labels, keeping its id and data.
-	SetLabels(ctx context.Context, id string, labels map[string]string) (*Volume, error)
-	// Resize grows a volume. Only called when Capabilities().VolumeGrow is true.
-	Resize(ctx context.Context, id string, sizeGB int64) (*Volume, error)
+	// Update changes, keeping the volume's id and data, the attributes set
+	// in change. It is called only with attributes the platform's attribute
+	// table marks InPlace, and must make every such change; an attribute
+	// it cannot change is ErrUnsupported.
+	Update(ctx context.Context, id string, change VolumeUpdate) (*Volume, error)
 	// Delete removes a volume; a volume already gone is not an error.
 	Delete(ctx context.Context, id string) error
 }
@@ -62,12 +67,11 @@ type SandboxService interface {
 	List(ctx context.Context, filter SandboxFilter) ([]Sandbox, error)
 	// SetState moves a sandbox to running, paused or stopped in place.
 	SetState(ctx context.Context, id string, state SandboxState) (*Sandbox, error)
-	// SetLifecycle changes a box's timeout and related deadlines in place.
-	// Only called for settings Capabilities() says can change in place.
-	SetLifecycle(ctx context.Context, id string, lc Lifecycle) (*Sandbox, error)
-	// Resize changes CPU and memory in place. Only called when
-	// Capabilities().SandboxResizeInPlace is true. Zero means "platform default".
-	Resize(ctx context.Context, id string, cpuCount, memoryMB int64) (*Sandbox, error)
+	// Update changes, on the live box, the attributes set in change. It is
+	// called only with attributes the platform's attribute table marks
+	// InPlace (state aside: SetState), and must make every such change; an
+	// attribute it cannot change is ErrUnsupported.
+	Update(ctx context.Context, id string, change SandboxUpdate) (*Sandbox, error)
 	// Delete removes a sandbox at once, without waiting out a stop grace
 	// period; a sandbox already gone is not an error.
 	Delete(ctx context.Context, id string) error

@@ -11,6 +11,12 @@ const (
 	StatePaused  SandboxState = "paused"
 	StateStopped SandboxState = "stopped"
 
+	// StateArchived is reported only: a stopped box whose disk the platform
+	// moved to cheaper storage (Daytona archives boxes stopped for a while).
+	// It reads as stopped (state = "stopped" plans no change); state =
+	// "running" starts it again in place, slower than from stopped.
+	StateArchived SandboxState = "archived"
+
 	// Reported only: the platform is between states, or the box failed.
 	StateStarting SandboxState = "starting"
 	StateStopping SandboxState = "stopping"
@@ -232,4 +238,36 @@ type SnapshotFilter struct {
 	Labels    map[string]string
 	SandboxID string
 	VolumeID  string
+}
+
+// SandboxUpdate is an in-place change of a live box: each non-nil field is
+// an attribute to change (see SandboxService.Update).
+type SandboxUpdate struct {
+	// CPUCount and MemoryMB resize the box; 0 means the template's size.
+	CPUCount *int64
+	MemoryMB *int64
+	Labels   *map[string]string
+	Env      *map[string]string
+	// Lifecycle holds every lifecycle setting as planned; Changed names
+	// the ones that differ from the box's (timeout, on_timeout, ...). A
+	// resume sets them again with Changed empty, so that the timeout
+	// counts from the resume.
+	Lifecycle *LifecycleUpdate
+}
+
+// LifecycleUpdate is the lifecycle part of a SandboxUpdate.
+type LifecycleUpdate struct {
+	Lifecycle Lifecycle
+	// Changed lists the changed attributes by table key
+	// (AttrSandboxTimeout, ...).
+	Changed []string
+}
+
+// VolumeUpdate is an in-place change of a volume: each non-nil field is an
+// attribute to change (see VolumeService.Update).
+type VolumeUpdate struct {
+	// SizeGB grows the volume.
+	SizeGB *int64
+	// Labels replaces its user labels.
+	Labels *map[string]string
 }

@@ -38,6 +38,7 @@ func TestAccConformanceDocker(t *testing.T) {
 	contextDir := acctest.AgentContextDir(t)
 
 	platformtest.Run(t, platformtest.Harness{
+		Name:              plat.Name(),
 		ProviderFactories: testAccProtoV6ProviderFactories,
 		ProviderConfig:    `provider "sbx" {}`,
 		TemplateConfig: func(name string) string {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -21,29 +20,20 @@ const e2bAccKey = "e2b_acc_test_key_5f1d2c"
 // with a userland (no FROM scratch), and runs the agent as the start command.
 const e2bAccDockerfile = "FROM alpine:3.20\nCOPY agent /usr/local/bin/agent\n"
 
-// e2bAccFake starts an E2B fake for one test and points the provider at it:
-// build polls and retries do not wait. It returns the fake and the provider block.
+// e2bAccFake starts an E2B fake for one test and returns it and the
+// provider block pointing at it. Served by testAccProtoV6ProviderFactories
+// (testAccHooks), build polls and retries do not wait; a test that records
+// the waits serves its own with testAccFactories.
 func e2bAccFake(t *testing.T, opts e2bfake.Options) (*e2bfake.Server, string) {
 	t.Helper()
 	opts.APIKey = e2bAccKey
 	fake := e2bfake.New(t, opts)
-	e2bAccHooks(t, func(ctx context.Context, _ time.Duration) error { return ctx.Err() })
 	t.Cleanup(func() {
 		if v := fake.SpecViolations(); len(v) > 0 {
 			t.Errorf("requests or responses broke the E2B spec:\n%s", strings.Join(v, "\n"))
 		}
 	})
 	return fake, fmt.Sprintf("provider \"sbx\" {\n  e2b {\n    api_key = %q\n    api_url = %q\n    tier    = \"pro\"\n  }\n}\n", e2bAccKey, fake.URL())
-}
-
-// e2bAccHooks installs the provider's E2B test hooks for one test.
-func e2bAccHooks(t *testing.T, sleep func(context.Context, time.Duration) error) {
-	t.Helper()
-	prev := e2bTestHooks
-	e2bTestHooks.Sleep = sleep
-	e2bTestHooks.PollSleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	e2bTestHooks.PollInterval = time.Millisecond
-	t.Cleanup(func() { e2bTestHooks = prev })
 }
 
 // TestAccConformanceE2B runs the platform conformance suite against the E2B
@@ -57,6 +47,7 @@ func TestAccConformanceE2B(t *testing.T) {
 		t.Fatal(err)
 	}
 	platformtest.Run(t, platformtest.Harness{
+		Name:              plat.Name(),
 		ProviderFactories: testAccProtoV6ProviderFactories,
 		ProviderConfig:    providerConfig,
 		// E2B sizes boxes by their template and reports every template's

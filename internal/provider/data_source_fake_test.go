@@ -58,6 +58,7 @@ type dataSourceFakePlatform struct {
 
 func (f *dataSourceFakePlatform) Name() string                        { return "fake" }
 func (f *dataSourceFakePlatform) Capabilities() platform.Capabilities { return f.caps }
+func (f *dataSourceFakePlatform) Close() error                        { return nil }
 func (f *dataSourceFakePlatform) Templates() platform.TemplateService {
 	return dataSourceFakeTemplates{f}
 }
@@ -124,10 +125,7 @@ func (v dataSourceFakeVolumes) List(_ context.Context, filter platform.VolumeFil
 	}
 	return out, nil
 }
-func (v dataSourceFakeVolumes) SetLabels(context.Context, string, map[string]string) (*platform.Volume, error) {
-	return nil, errDataSourceFakeReadOnly
-}
-func (v dataSourceFakeVolumes) Resize(context.Context, string, int64) (*platform.Volume, error) {
+func (v dataSourceFakeVolumes) Update(context.Context, string, platform.VolumeUpdate) (*platform.Volume, error) {
 	return nil, errDataSourceFakeReadOnly
 }
 func (v dataSourceFakeVolumes) Delete(context.Context, string) error {

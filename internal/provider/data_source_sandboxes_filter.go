@@ -13,7 +13,7 @@ import (
 // the values sbx_sandboxes.status accepts.
 var sandboxReportedStates = []string{
 	string(platform.StateRunning), string(platform.StatePaused), string(platform.StateStopped),
-	string(platform.StateStarting), string(platform.StateStopping), string(platform.StateFailed),
+	string(platform.StateArchived), string(platform.StateStarting), string(platform.StateStopping), string(platform.StateFailed),
 	string(platform.StateUnknown),
 }
 

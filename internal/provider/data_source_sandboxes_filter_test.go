@@ -32,10 +32,7 @@ func sandboxesFilterBoxes() []platform.Sandbox {
 }
 
 func TestSelectSandboxes(t *testing.T) {
-	policy, err := retention.NewPolicy(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	policy := retentionTestPolicy(t, nil)
 	judge := func(sb platform.Sandbox) retentionFields {
 		return sandboxesFilterJudge(policy, sb)
 	}
@@ -93,10 +90,7 @@ func TestSelectSandboxes(t *testing.T) {
 // TestSandboxResultObject checks the rendered retention fields: the deadline
 // the policy gives, its rule and action, and nulls without a deadline.
 func TestSandboxResultObject(t *testing.T) {
-	policy, err := retention.NewPolicy(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	policy := retentionTestPolicy(t, nil)
 	byID := map[string]platform.Sandbox{}
 	for _, sb := range sandboxesFilterBoxes() {
 		byID[sb.ID] = sb
@@ -167,6 +161,6 @@ func TestSandboxesMDList(t *testing.T) {
 // sandboxesFilterJudge judges a Docker box at sandboxesFilterNow with a 72h
 // warning, as the data source does.
 func sandboxesFilterJudge(policy retention.Policy, sb platform.Sandbox) retentionFields {
-	d, ok := policy.Deadline(sandboxRetentionObject(retention.Docker, sb), sandboxesFilterNow)
+	d, ok := policy.Deadline(sandboxRetentionObject("docker", sb), sandboxesFilterNow)
 	return retentionFieldsOf(d, ok, sandboxesFilterNow, 72*time.Hour)
 }

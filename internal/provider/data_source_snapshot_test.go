@@ -157,7 +157,11 @@ func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
 // snapshotDataSourceUntimedPlatform reports snapshots as E2B does: no
 // creation time, no size. It lists "ckpt-b" before "ckpt-a" before "ckpt-c".
 func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
-	return &dataSourceFakePlatform{caps: platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true}, snapshots: []platform.Snapshot{
+	caps := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}},
+	}}
+	return &dataSourceFakePlatform{caps: caps, snapshots: []platform.Snapshot{
 		{ID: "snap-b", Name: "ckpt-b", Kind: platform.SnapshotMemory},
 		{ID: "snap-a", Name: "ckpt-a", Kind: platform.SnapshotMemory},
 		{ID: "snap-c", Name: "other", Kind: platform.SnapshotMemory},

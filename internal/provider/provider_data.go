@@ -5,12 +5,9 @@ import (
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
-
-var pathDockerHost = path.Root("docker").AtName("host")
 
 // providerData is what Configure hands to every resource and data source.
 type providerData struct {

@@ -60,19 +60,20 @@ func TestAccE2BRateLimitStorm(t *testing.T) {
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var mu sync.Mutex
 	var waits []time.Duration
-	e2bAccHooks(t, func(ctx context.Context, d time.Duration) error {
+	hooks := testAccHooks
+	hooks.Sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		waits = append(waits, d)
 		mu.Unlock()
 		return ctx.Err()
-	})
+	}
 	// 20 refusals and max_retries = 20: no create can run out of retries,
 	// however terraform's parallel creates share the refusals out.
 	const storm = 20
 	cfg = strings.Replace(cfg, "provider \"sbx\" {\n", "provider \"sbx\" {\n  max_retries = 20\n", 1)
 	fake.Inject("POST /sandboxes", e2bfake.Fault{Status: 429, RetryAfter: "3", Times: storm})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccFactories(Options{Hooks: hooks}),
 		Steps: []resource.TestStep{{
 			Config:           e2bAccBoxes(cfg, 20),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},

@@ -318,35 +318,21 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	boxes := r.platform.Sandboxes()
 	var sb *platform.Sandbox
 
-	// The plan only reaches Update for changes ModifyPlan left in place;
-	// anything else was planned as a replacement. An imported box's env the
-	// platform did not report is recorded as planned, with no call.
+	// The plan only reaches Update for changes the attribute table makes
+	// in place; anything else was planned as a replacement. An imported
+	// box's env the platform did not report is recorded as planned, with no
+	// call.
 	envRecorded := !mapsSame(plan.Env, state.Env) && sandboxEnvUnreported(ctx, req.Private, state, &resp.Diagnostics)
-	if !mapsSame(plan.Labels, state.Labels) || (!envRecorded && !mapsSame(plan.Env, state.Env)) {
-		// SandboxService has no call to relabel a box or change its env, so a
-		// platform claiming these are mutable cannot honour the change here.
-		resp.Diagnostics.AddError("Cannot change sandbox labels or env in place",
-			"The platform reports that a sandbox's labels or env can change in place, but the provider has no "+
-				"operation for it yet. This is a bug in the provider; please report it. Replace the sandbox instead "+
-				"(terraform apply -replace).")
-		return
-	}
-	if !plan.CPUCount.Equal(state.CPUCount) || !plan.MemoryMB.Equal(state.MemoryMB) {
-		got, err := boxes.Resize(ctx, id, plan.CPUCount.ValueInt64(), plan.MemoryMB.ValueInt64())
-		if err != nil {
-			addPlatformError(&resp.Diagnostics, "resize", "sandbox", id, err)
-			return
-		}
-		sb = got
-	}
 	resuming := !plan.State.Equal(state.State) && plan.State.ValueString() == string(platform.StateRunning)
-	lifecycleChanged := sandboxLifecycleChanged(plan, state)
-	if lifecycleChanged && !resuming {
-		// Only reached when the platform changes lifecycle settings in
-		// place; ModifyPlan replaces the box otherwise.
-		got, err := boxes.SetLifecycle(ctx, id, sandboxLifecycleFromModel(plan))
+	change, changed := sandboxUpdateFrom(ctx, plan, state, envRecorded, &resp.Diagnostics)
+	// A resume sets the lifecycle again below (where the timeout changes in
+	// place); a change of nothing else waits for it.
+	resumeSetsLifecycle := resuming && r.platform.Capabilities().InPlace(platform.AttrSandboxTimeout)
+	lifecycleOnly := change.Lifecycle != nil && !sandboxChangesMoreThanLifecycle(change)
+	if changed && (!resumeSetsLifecycle || !lifecycleOnly) {
+		got, err := boxes.Update(ctx, id, change)
 		if err != nil {
-			addPlatformError(&resp.Diagnostics, "change the lifecycle settings of", "sandbox", id, err)
+			addPlatformError(&resp.Diagnostics, "update", "sandbox", id, err)
 			return
 		}
 		sb = got
@@ -359,12 +345,16 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 		sb = got
 	}
-	if resuming && sandboxLifecycleInPlace(r.platform.Capabilities())(pathSandboxTimeout) && (isSet(plan.Timeout) || lifecycleChanged) {
+	if resumeSetsLifecycle && (isSet(plan.Timeout) || change.Lifecycle != nil) {
 		// A platform may resume a box with the settings it was created
 		// with (E2B reconnects with the create-time timeout). Setting the
 		// configured ones again makes the timeout count from this resume,
 		// as a fresh start would, whatever changed in place since.
-		got, err := boxes.SetLifecycle(ctx, id, sandboxLifecycleFromModel(plan))
+		lc := &platform.LifecycleUpdate{Lifecycle: sandboxLifecycleFromModel(plan)}
+		if change.Lifecycle != nil {
+			lc.Changed = change.Lifecycle.Changed
+		}
+		got, err := boxes.Update(ctx, id, platform.SandboxUpdate{Lifecycle: lc})
 		if err != nil {
 			addPlatformError(&resp.Diagnostics, "set the lifecycle settings of the resumed", "sandbox", id, err)
 			return

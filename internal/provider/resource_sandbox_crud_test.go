@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -26,6 +27,7 @@ type sandboxFakePlatform struct {
 
 func (p *sandboxFakePlatform) Name() string                        { return "fake" }
 func (p *sandboxFakePlatform) Capabilities() platform.Capabilities { return sandboxTestCaps }
+func (p *sandboxFakePlatform) Close() error                        { return nil }
 func (p *sandboxFakePlatform) Templates() platform.TemplateService { return nil }
 func (p *sandboxFakePlatform) Volumes() platform.VolumeService     { return p.vols }
 func (p *sandboxFakePlatform) Sandboxes() platform.SandboxService  { return p.boxes }
@@ -36,6 +38,8 @@ type sandboxFakeBoxes struct {
 	err       error
 	gotSpec   platform.SandboxSpec
 	deletedID string
+	// updates records every Update call's change, in order.
+	updates []platform.SandboxUpdate
 }
 
 func (f *sandboxFakeBoxes) Create(_ context.Context, spec platform.SandboxSpec) (*platform.Sandbox, error) {
@@ -51,10 +55,8 @@ func (f *sandboxFakeBoxes) List(context.Context, platform.SandboxFilter) ([]plat
 func (f *sandboxFakeBoxes) SetState(context.Context, string, platform.SandboxState) (*platform.Sandbox, error) {
 	return f.box, f.err
 }
-func (f *sandboxFakeBoxes) SetLifecycle(context.Context, string, platform.Lifecycle) (*platform.Sandbox, error) {
-	return f.box, f.err
-}
-func (f *sandboxFakeBoxes) Resize(context.Context, string, int64, int64) (*platform.Sandbox, error) {
+func (f *sandboxFakeBoxes) Update(_ context.Context, _ string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
+	f.updates = append(f.updates, change)
 	return f.box, f.err
 }
 func (f *sandboxFakeBoxes) Delete(_ context.Context, id string) error {
@@ -65,6 +67,8 @@ func (f *sandboxFakeBoxes) Delete(_ context.Context, id string) error {
 type sandboxFakeVolumes struct {
 	vol *platform.Volume
 	err error
+	// updates records every Update call's change, in order.
+	updates []platform.VolumeUpdate
 }
 
 func (f *sandboxFakeVolumes) Create(context.Context, platform.VolumeSpec) (*platform.Volume, error) {
@@ -76,10 +80,8 @@ func (f *sandboxFakeVolumes) Get(context.Context, string) (*platform.Volume, err
 func (f *sandboxFakeVolumes) List(context.Context, platform.VolumeFilter) ([]platform.Volume, error) {
 	return nil, nil
 }
-func (f *sandboxFakeVolumes) SetLabels(context.Context, string, map[string]string) (*platform.Volume, error) {
-	return f.vol, f.err
-}
-func (f *sandboxFakeVolumes) Resize(context.Context, string, int64) (*platform.Volume, error) {
+func (f *sandboxFakeVolumes) Update(_ context.Context, _ string, change platform.VolumeUpdate) (*platform.Volume, error) {
+	f.updates = append(f.updates, change)
 	return f.vol, f.err
 }
 func (f *sandboxFakeVolumes) Delete(context.Context, string) error { return f.err }
@@ -206,5 +208,108 @@ func TestVolumeReadGone(t *testing.T) {
 	r.Delete(ctx, resource.DeleteRequest{State: state}, &delResp)
 	if delResp.Diagnostics.HasError() {
 		t.Fatalf("deleting a volume already gone must succeed: %v", delResp.Diagnostics)
+	}
+}
+
+// sandboxTestUpdate runs Update from state to plan and returns the state
+// written and the diagnostics.
+func sandboxTestUpdate(t *testing.T, r *sandboxResource, state, plan sandboxModel) (sandboxModel, diag.Diagnostics) {
+	t.Helper()
+	ctx := context.Background()
+	st, pl := sandboxTestSchemaOf(t, r)
+	sandboxTestMustSet(t, st.Set(ctx, state))
+	sandboxTestMustSet(t, pl.Set(ctx, plan))
+	resp := resource.UpdateResponse{State: st}
+	r.Update(ctx, resource.UpdateRequest{Plan: pl, State: st}, &resp)
+	var out sandboxModel
+	if !resp.Diagnostics.HasError() {
+		sandboxTestMustSet(t, resp.State.Get(ctx, &out))
+	}
+	return out, resp.Diagnostics
+}
+
+// TestSandboxUpdateSendsOneChange: the in-place changes of a plan reach the
+// platform as one SandboxService.Update holding only what changed; a size
+// left out is 0, the template's.
+func TestSandboxUpdateSendsOneChange(t *testing.T) {
+	boxes := &sandboxFakeBoxes{box: &platform.Sandbox{ID: "box1", Name: "box", Status: platform.StateRunning, MemoryMB: 512}}
+	r := &sandboxResource{platform: &sandboxFakePlatform{boxes: boxes}}
+	state := sandboxTestModel()
+	state.Timeouts = sandboxTestTimeouts()
+	plan := state
+	plan.MemoryMB = types.Int64Value(512)
+	got, diags := sandboxTestUpdate(t, r, state, plan)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if len(boxes.updates) != 1 {
+		t.Fatalf("Update called %d times, want once: %+v", len(boxes.updates), boxes.updates)
+	}
+	u := boxes.updates[0]
+	if u.CPUCount == nil || *u.CPUCount != 0 || u.MemoryMB == nil || *u.MemoryMB != 512 {
+		t.Errorf("size sent = %v/%v, want 0 (the template's) / 512", u.CPUCount, u.MemoryMB)
+	}
+	if u.Labels != nil || u.Env != nil || u.Lifecycle != nil {
+		t.Errorf("unchanged attributes sent: %+v", u)
+	}
+	sandboxTestEqual(t, "memory_mb", got.MemoryMB.ValueInt64(), int64(512))
+}
+
+// TestSandboxUpdateResumeSetsLifecycleAfter: a resume with a lifecycle
+// change sends the lifecycle once, after the resume, naming what changed,
+// so the timeout counts from the resume.
+func TestSandboxUpdateResumeSetsLifecycleAfter(t *testing.T) {
+	box := &platform.Sandbox{ID: "box1", Name: "box", TemplateID: "tpl", Status: platform.StateRunning, PlatformStatus: "running",
+		CreatedAt: retentionTestT0, StartedAt: retentionTestT0}
+	r, _ := retentionTestResource(t, box, nil)
+	state := retentionTestPausedState()
+	plan := state
+	plan.State, plan.Timeout = types.StringValue("running"), types.StringValue("1h")
+	if _, diags := sandboxTestUpdate(t, r, state, plan); diags.HasError() {
+		t.Fatal(diags)
+	}
+	boxes, ok := r.platform.Sandboxes().(*sandboxFakeBoxes)
+	if !ok {
+		t.Fatalf("sandbox service is %T", r.platform.Sandboxes())
+	}
+	updates := boxes.updates
+	if len(updates) != 1 {
+		t.Fatalf("Update called %d times, want once (after the resume): %+v", len(updates), updates)
+	}
+	lc := updates[0].Lifecycle
+	if lc == nil || lc.Lifecycle.Timeout != time.Hour || len(lc.Changed) != 1 || lc.Changed[0] != platform.AttrSandboxTimeout {
+		t.Errorf("lifecycle sent = %+v, want timeout 1h, changed [%s]", lc, platform.AttrSandboxTimeout)
+	}
+	if sandboxChangesMoreThanLifecycle(updates[0]) {
+		t.Errorf("the resume's Update holds more than the lifecycle: %+v", updates[0])
+	}
+}
+
+// TestVolumeUpdateSendsOneChange: new labels and a larger size reach the
+// platform as one VolumeService.Update.
+func TestVolumeUpdateSendsOneChange(t *testing.T) {
+	ctx := context.Background()
+	vols := &sandboxFakeVolumes{vol: &platform.Volume{ID: "vol", Name: "vol", SizeGB: 5, State: "available",
+		Labels: map[string]string{"a": "b"}}}
+	r := &volumeResource{platform: &sandboxFakePlatform{vols: vols}}
+	st, pl := sandboxTestSchemaOf(t, r)
+	state := volumeTestModel()
+	state.Timeouts = sandboxTestTimeouts()
+	state.SizeGB = types.Int64Value(3)
+	plan := state
+	plan.SizeGB, plan.Labels = types.Int64Value(5), sandboxTestMap("a", "b")
+	sandboxTestMustSet(t, st.Set(ctx, state))
+	sandboxTestMustSet(t, pl.Set(ctx, plan))
+	resp := resource.UpdateResponse{State: st}
+	r.Update(ctx, resource.UpdateRequest{Plan: pl, State: st}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	if len(vols.updates) != 1 {
+		t.Fatalf("Update called %d times, want once: %+v", len(vols.updates), vols.updates)
+	}
+	u := vols.updates[0]
+	if u.SizeGB == nil || *u.SizeGB != 5 || u.Labels == nil || len(*u.Labels) != 1 || (*u.Labels)["a"] != "b" {
+		t.Errorf("change sent = %+v, want size 5 and labels {a = b}", u)
 	}
 }

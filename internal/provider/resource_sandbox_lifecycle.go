@@ -1,14 +1,9 @@
 package provider
 
 import (
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -114,101 +109,4 @@ func sandboxLifecycleChanged(plan, state sandboxModel) bool {
 func sandboxLifecycleUnknown(m sandboxModel) bool {
 	return m.Timeout.IsUnknown() || m.OnTimeout.IsUnknown() || m.IdleTimeout.IsUnknown() ||
 		m.AutoArchiveAfter.IsUnknown() || m.AutoDeleteAfter.IsUnknown()
-}
-
-// sandboxLifecycleInPlace says, per lifecycle attribute, whether the
-// platform changes it on a live box: none where the capability row says
-// !LifecycleMutable, else those it names in LifecycleInPlace (all when it
-// names none).
-func sandboxLifecycleInPlace(caps platform.Capabilities) func(path.Path) bool {
-	return func(p path.Path) bool {
-		if !caps.LifecycleMutable {
-			return false
-		}
-		return len(caps.LifecycleInPlace) == 0 ||
-			slices.ContainsFunc(caps.LifecycleInPlace, func(a string) bool { return path.Root(a).Equal(p) })
-	}
-}
-
-// sandboxLifecycleReplacePaths lists the changed lifecycle settings the
-// platform cannot change in place: each replaces the box.
-func sandboxLifecycleReplacePaths(caps platform.Capabilities, plan, state sandboxModel) path.Paths {
-	return sandboxLifecycleFixedChanges(sandboxLifecycleInPlace(caps), plan, state)
-}
-
-// sandboxLifecycleFixedChanges lists the changed lifecycle settings that do
-// not change in place (inPlace false), each of which replaces the box. An
-// on_timeout left out is "kill", the default wherever a box has a timeout
-// (E2B reports it as unset), so writing it out or leaving it out is no change
-// of box.
-func sandboxLifecycleFixedChanges(inPlace func(path.Path) bool, plan, state sandboxModel) path.Paths {
-	onTimeout := func(v types.String) types.String {
-		if v.IsNull() {
-			return types.StringValue(string(platform.OnTimeoutKill))
-		}
-		return v
-	}
-	var out path.Paths
-	for _, c := range []struct {
-		p    path.Path
-		a, b types.String
-	}{
-		{pathSandboxTimeout, plan.Timeout, state.Timeout},
-		{pathSandboxOnTimeout, onTimeout(plan.OnTimeout), onTimeout(state.OnTimeout)},
-		{pathSandboxIdleTimeout, plan.IdleTimeout, state.IdleTimeout},
-		{pathSandboxAutoArchiveAfter, plan.AutoArchiveAfter, state.AutoArchiveAfter},
-		{pathSandboxAutoDeleteAfter, plan.AutoDeleteAfter, state.AutoDeleteAfter},
-	} {
-		if !c.a.Equal(c.b) && !inPlace(c.p) {
-			out = append(out, c.p)
-		}
-	}
-	return out
-}
-
-// sandboxCheckLifecycle reports every lifecycle setting the platform cannot
-// honour or that exceeds its limits, naming attribute, value and what is allowed.
-func sandboxCheckLifecycle(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
-	if isSet(plan.Timeout) && len(caps.OnTimeoutActions) == 0 {
-		addUnsupportedError(diags, pathSandboxTimeout, valueForMessage(plan.Timeout), platformName,
-			"this platform has no sandbox timeout; remove timeout and on_timeout")
-	} else {
-		sandboxCheckMax(diags, pathSandboxTimeout, plan.Timeout, caps.MaxTimeout, platformName)
-	}
-	if v := plan.OnTimeout; isSet(v) && !v.IsUnknown() && len(caps.OnTimeoutActions) > 0 &&
-		!slices.Contains(caps.OnTimeoutActions, platform.OnTimeoutAction(v.ValueString())) {
-		allowed := make([]string, 0, len(caps.OnTimeoutActions))
-		for _, a := range caps.OnTimeoutActions {
-			allowed = append(allowed, strconv.Quote(string(a)))
-		}
-		addUnsupportedError(diags, pathSandboxOnTimeout, valueForMessage(v), platformName,
-			"on_timeout must be one of "+strings.Join(allowed, ", "))
-	}
-	if isSet(plan.IdleTimeout) && !caps.IdleTimeout {
-		addUnsupportedError(diags, pathSandboxIdleTimeout, valueForMessage(plan.IdleTimeout), platformName,
-			"this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline can be "+
-				"tracked; remove idle_timeout (timeout bounds how long a box runs)")
-	}
-	if isSet(plan.AutoArchiveAfter) && !caps.AutoArchive {
-		addUnsupportedError(diags, pathSandboxAutoArchiveAfter, valueForMessage(plan.AutoArchiveAfter), platformName,
-			"this platform has no archived state; remove auto_archive_after")
-	} else {
-		sandboxCheckMax(diags, pathSandboxAutoArchiveAfter, plan.AutoArchiveAfter, caps.MaxAutoArchive, platformName)
-	}
-	if isSet(plan.AutoDeleteAfter) && !caps.AutoDelete {
-		addUnsupportedError(diags, pathSandboxAutoDeleteAfter, valueForMessage(plan.AutoDeleteAfter), platformName,
-			"this platform does not delete stopped sandboxes by itself; remove auto_delete_after")
-	}
-}
-
-// sandboxCheckMax rejects a duration above the platform's maximum (0: none).
-func sandboxCheckMax(diags *diag.Diagnostics, p path.Path, v types.String, maxD time.Duration, platformName string) {
-	if maxD <= 0 || v.IsNull() || v.IsUnknown() {
-		return
-	}
-	if d := durationFromTF(v); d > maxD {
-		diags.AddAttributeError(p, fmt.Sprintf("%s above the platform maximum", p),
-			fmt.Sprintf("%s = %s is above the maximum of %s on %s. Set %s to %s or less.",
-				p, strconv.Quote(v.ValueString()), retentionHumanDuration(maxD), platformName, p, retentionHumanDuration(maxD)))
-	}
 }

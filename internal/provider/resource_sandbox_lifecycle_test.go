@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,19 +16,38 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// lifecycleTestCaps is a platform enforcing deadlines with every setting and limits.
+// lifecycleTestCaps is a platform enforcing deadlines with every setting
+// and limits, each changed in place, on top of sandboxTestCaps.
 var lifecycleTestCaps = platform.Capabilities{
 	EnforcesDeadlines: true,
-	OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause},
-	MaxTimeout:        24 * time.Hour, LifecycleMutable: true,
-	IdleTimeout: true, AutoArchive: true, MaxAutoArchive: 30 * 24 * time.Hour, AutoDelete: true,
+	Attributes: sandboxTestAttributes(platform.Attributes{
+		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: 24 * time.Hour},
+		platform.AttrSandboxOnTimeout: {Support: platform.InPlace,
+			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause)}},
+		platform.AttrSandboxIdleTimeout:      {Support: platform.InPlace},
+		platform.AttrSandboxAutoArchiveAfter: {Support: platform.InPlace, MaxDuration: 30 * 24 * time.Hour},
+		platform.AttrSandboxAutoDeleteAfter:  {Support: platform.InPlace},
+	}),
 }
 
-func TestSandboxCheckLifecycle(t *testing.T) {
+// lifecycleTestAttributes is lifecycleTestCaps' table, a copy, with rows
+// replaced or added.
+func lifecycleTestAttributes(rows platform.Attributes) platform.Attributes {
+	out := maps.Clone(lifecycleTestCaps.Attributes)
+	maps.Copy(out, rows)
+	return out
+}
+
+// TestSandboxLifecycleAttributes: the table judges lifecycle settings
+// (planAttributes over sandboxAttributes): a refused setting, a refused
+// value or one above the platform's maximum is an error naming the
+// attribute, the value and what is allowed.
+func TestSandboxLifecycleAttributes(t *testing.T) {
 	str := types.StringValue
+	refuse := func(key, why string) platform.Attributes { return platform.Attributes{key: {Why: why}} }
 	tests := []struct {
 		name   string
-		caps   func(*platform.Capabilities)
+		caps   platform.Attributes // rows replacing lifecycleTestCaps'
 		change func(*sandboxModel)
 		want   string // substring of the one expected error; "" = none
 		path   path.Path
@@ -37,20 +58,20 @@ func TestSandboxCheckLifecycle(t *testing.T) {
 		}},
 		{name: "timeout above the max", change: func(m *sandboxModel) { m.Timeout = str("25h") },
 			want: `timeout = "25h" is above the maximum of 1d on test. Set timeout to 1d or less.`, path: pathSandboxTimeout},
-		{name: "timeout unsupported", caps: func(c *platform.Capabilities) { c.OnTimeoutActions = nil },
+		{name: "timeout unsupported", caps: refuse(platform.AttrSandboxTimeout, "this platform has no sandbox timeout; remove timeout and on_timeout"),
 			change: func(m *sandboxModel) { m.Timeout = str("1h") },
 			want:   `timeout = "1h" is not supported on test: this platform has no sandbox timeout`, path: pathSandboxTimeout},
 		{name: "on_timeout not offered", change: func(m *sandboxModel) { m.Timeout, m.OnTimeout = str("1h"), str("stop") },
 			want: `on_timeout = "stop" is not supported on test: on_timeout must be one of "kill", "pause"`, path: pathSandboxOnTimeout},
-		{name: "idle unsupported", caps: func(c *platform.Capabilities) { c.IdleTimeout = false },
+		{name: "idle unsupported", caps: refuse(platform.AttrSandboxIdleTimeout, "this platform stops no idle sandboxes"),
 			change: func(m *sandboxModel) { m.IdleTimeout = str("10m") },
 			want:   `idle_timeout = "10m" is not supported on test`, path: pathSandboxIdleTimeout},
-		{name: "archive unsupported", caps: func(c *platform.Capabilities) { c.AutoArchive = false },
+		{name: "archive unsupported", caps: refuse(platform.AttrSandboxAutoArchiveAfter, "this platform has no archived state; remove auto_archive_after"),
 			change: func(m *sandboxModel) { m.AutoArchiveAfter = str("1d") },
 			want:   `auto_archive_after = "1d" is not supported on test: this platform has no archived state`, path: pathSandboxAutoArchiveAfter},
 		{name: "archive above the max", change: func(m *sandboxModel) { m.AutoArchiveAfter = str("31d") },
 			want: `auto_archive_after = "31d" is above the maximum of 30d on test`, path: pathSandboxAutoArchiveAfter},
-		{name: "auto delete unsupported", caps: func(c *platform.Capabilities) { c.AutoDelete = false },
+		{name: "auto delete unsupported", caps: refuse(platform.AttrSandboxAutoDeleteAfter, "this platform does not delete stopped sandboxes by itself"),
 			change: func(m *sandboxModel) { m.AutoDeleteAfter = str("2h") },
 			want:   `auto_delete_after = "2h" is not supported on test`, path: pathSandboxAutoDeleteAfter},
 		{name: "unknown values wait for apply", change: func(m *sandboxModel) {
@@ -59,14 +80,10 @@ func TestSandboxCheckLifecycle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			caps := lifecycleTestCaps
-			if tt.caps != nil {
-				tt.caps(&caps)
-			}
 			m := sandboxTestModel()
 			tt.change(&m)
 			var diags diag.Diagnostics
-			sandboxCheckLifecycle(caps, "test", m, &diags)
+			planAttributes(lifecycleTestAttributes(tt.caps), "test", sandboxAttributes(m, nil), &diags)
 			if tt.want == "" {
 				if diags.HasError() {
 					t.Fatalf("unexpected errors: %v", diags)
@@ -118,24 +135,42 @@ func TestPositiveDurationValidator(t *testing.T) {
 }
 
 // TestSandboxLifecycleReplacePaths: a lifecycle change is in place where
-// the platform allows it, else each changed setting replaces the box.
+// the table says so, else each changed setting replaces the box.
 func TestSandboxLifecycleReplacePaths(t *testing.T) {
 	state := sandboxTestModel()
 	state.Timeout = types.StringValue("1h")
 	plan := state
 	plan.Timeout, plan.AutoDeleteAfter = types.StringValue("2h"), types.StringValue("1d")
+	decide := func(table platform.Attributes, plan, state sandboxModel) attributeDecision {
+		t.Helper()
+		var diags diag.Diagnostics
+		got := planAttributes(table, "test", sandboxAttributes(plan, &state), &diags)
+		if diags.HasError() {
+			t.Fatalf("unexpected errors: %v", diags)
+		}
+		return got
+	}
 
-	caps := lifecycleTestCaps
-	if got := sandboxLifecycleReplacePaths(caps, plan, state); len(got) != 0 {
-		t.Errorf("mutable lifecycle: want no replacement, got %v", got)
+	got := decide(lifecycleTestCaps.Attributes, plan, state)
+	if len(got.replace) != 0 {
+		t.Errorf("mutable lifecycle: want no replacement, got %v", got.replace)
 	}
-	caps.LifecycleMutable = false
-	got := sandboxLifecycleReplacePaths(caps, plan, state)
-	if len(got) != 2 || !got[0].Equal(pathSandboxTimeout) || !got[1].Equal(pathSandboxAutoDeleteAfter) {
-		t.Errorf("immutable lifecycle: want timeout and auto_delete_after to replace, got %v", got)
+	if want := []string{platform.AttrSandboxTimeout, platform.AttrSandboxAutoDeleteAfter}; !slices.Equal(got.inPlace, want) {
+		t.Errorf("mutable lifecycle: in place = %v, want %v", got.inPlace, want)
 	}
-	if got := sandboxLifecycleReplacePaths(caps, state, state); len(got) != 0 {
-		t.Errorf("unchanged: want no replacement, got %v", got)
+	immutable := lifecycleTestAttributes(nil)
+	for _, key := range []string{platform.AttrSandboxTimeout, platform.AttrSandboxOnTimeout, platform.AttrSandboxIdleTimeout,
+		platform.AttrSandboxAutoArchiveAfter, platform.AttrSandboxAutoDeleteAfter} {
+		row := immutable[key]
+		row.Support = platform.Replace
+		immutable[key] = row
+	}
+	got = decide(immutable, plan, state)
+	if len(got.replace) != 2 || !got.replace[0].Equal(pathSandboxTimeout) || !got.replace[1].Equal(pathSandboxAutoDeleteAfter) || len(got.inPlace) != 0 {
+		t.Errorf("immutable lifecycle: want timeout and auto_delete_after to replace, got %v (in place %v)", got.replace, got.inPlace)
+	}
+	if got := decide(immutable, state, state); len(got.replace) != 0 || len(got.inPlace) != 0 {
+		t.Errorf("unchanged: want no change, got %v (in place %v)", got.replace, got.inPlace)
 	}
 }
 

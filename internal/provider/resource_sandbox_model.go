@@ -131,6 +131,10 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 	switch sb.Status {
 	case platform.StateRunning, platform.StatePaused, platform.StateStopped:
 		m.State = types.StringValue(string(sb.Status))
+	case platform.StateArchived:
+		// An archived box is a stopped one whose disk the platform moved
+		// elsewhere: state = "stopped" plans nothing, "running" starts it.
+		m.State = types.StringValue(string(platform.StateStopped))
 	default:
 		if m.State.IsNull() || m.State.IsUnknown() {
 			m.State = types.StringValue(string(sandboxSettledState(sb.Status)))
@@ -178,7 +182,8 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 //     paused would plan a needless stop on every run. A box recorded as
 //     running that reads as paused was paused behind Terraform's back and
 //     keeps planning its move back to the configured state.
-//   - Where a sandbox has no size of its own (no SandboxResources: E2B sizes
+//   - Where a sandbox has no size of its own (the table refuses cpu_count
+//     and memory_mb: E2B sizes
 //     a box by its template), the size reported is the template's, so it is
 //     not read into cpu_count / memory_mb (an import would otherwise plan a
 //     replacement to remove them).
@@ -188,7 +193,7 @@ func sandboxAsRecorded(caps platform.Capabilities, prior sandboxModel, sb *platf
 		prior.State.ValueString() == string(platform.StateStopped) {
 		out.Status = platform.StateStopped
 	}
-	if !caps.SandboxResources {
+	if !caps.Accepts(platform.AttrSandboxCPUCount) && !caps.Accepts(platform.AttrSandboxMemoryMB) {
 		out.CPUCount, out.MemoryMB = 0, 0
 	}
 	return &out

@@ -9,8 +9,18 @@ import (
 )
 
 func TestSandboxAsRecorded(t *testing.T) {
-	e2bLike := platform.Capabilities{PauseWithMemory: true, Stop: true, PauseKindUnreported: true}
-	dockerLike := platform.Capabilities{PauseWithMemory: true, Stop: true, SandboxResources: true}
+	state := platform.Attribute{Support: platform.InPlace, Values: platform.DesiredStates}
+	// E2B sizes a box by its template: the table refuses cpu_count and memory_mb.
+	e2bLike := platform.Capabilities{PauseKindUnreported: true, Attributes: platform.Attributes{
+		platform.AttrSandboxState:    state,
+		platform.AttrSandboxCPUCount: {Why: "a sandbox takes its size from its template"},
+		platform.AttrSandboxMemoryMB: {Why: "a sandbox takes its size from its template"},
+	}}
+	dockerLike := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrSandboxState:    state,
+		platform.AttrSandboxCPUCount: {Support: platform.InPlace},
+		platform.AttrSandboxMemoryMB: {Support: platform.InPlace},
+	}}
 	tests := []struct {
 		name      string
 		caps      platform.Capabilities

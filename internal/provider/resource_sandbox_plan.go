@@ -2,11 +2,8 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -30,8 +27,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	caps := r.platform.Capabilities()
 	name := r.platform.Name()
-	sandboxCheckPlan(caps, name, plan, &resp.Diagnostics)
-	sandboxCheckLifecycle(caps, name, plan, &resp.Diagnostics)
+	if req.State.Raw.IsNull() {
+		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
+	}
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -50,116 +48,67 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	prior := sandboxPlanEnvFromConfig(ctx, req.Private, plan, state, name, &resp.Diagnostics)
-	replace := append(sandboxReplacePaths(caps, plan, prior), sandboxLifecycleReplacePaths(caps, plan, state)...)
-	resp.RequiresReplace.Append(replace...)
+	decision := planAttributes(caps.Attributes, name, sandboxAttributes(plan, &prior), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.RequiresReplace.Append(decision.replace...)
 	sandboxPlanComputed(&plan, state)
-	sandboxPlanRetention(&plan, &state, len(replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)
+	sandboxPlanRetention(&plan, &state, len(decision.replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }
 
-// sandboxCheckPlan reports every setting the platform cannot honour, naming
-// the attribute, the value and what is allowed.
-func sandboxCheckPlan(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
-	if isSet(plan.FromSnapshotID) && !caps.SandboxFromSnapshot {
-		addUnsupportedError(diags, path.Root("from_snapshot_id"), valueForMessage(plan.FromSnapshotID), platformName,
-			"this platform cannot start a sandbox from a snapshot; use template_id")
+// sandboxAttributes are a box's configurable attributes for the platform's
+// attribute table; prior is nil on create. An on_timeout left out is
+// "kill" (onTimeoutOrKill), so writing it out or leaving it out is no
+// change of box.
+func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribute {
+	attrs := []plannedAttribute{
+		{key: platform.AttrSandboxFromSnapshotID, path: path.Root("from_snapshot_id"), plan: plan.FromSnapshotID},
+		{key: platform.AttrSandboxState, path: path.Root("state"), plan: plan.State},
+		{key: platform.AttrSandboxCPUCount, path: path.Root("cpu_count"), plan: plan.CPUCount},
+		{key: platform.AttrSandboxMemoryMB, path: path.Root("memory_mb"), plan: plan.MemoryMB},
+		{key: platform.AttrSandboxDiskMB, path: path.Root("disk_mb"), plan: plan.DiskMB},
+		{key: platform.AttrSandboxEnv, path: path.Root("env"), plan: plan.Env, shown: "(the env map)"},
+		{key: platform.AttrSandboxLabels, path: path.Root("labels"), plan: plan.Labels},
+		{key: platform.AttrSandboxTimeout, path: pathSandboxTimeout, plan: plan.Timeout, duration: true},
+		{key: platform.AttrSandboxOnTimeout, path: pathSandboxOnTimeout, plan: plan.OnTimeout, normalize: onTimeoutOrKill},
+		{key: platform.AttrSandboxIdleTimeout, path: pathSandboxIdleTimeout, plan: plan.IdleTimeout, duration: true},
+		{key: platform.AttrSandboxAutoArchiveAfter, path: pathSandboxAutoArchiveAfter, plan: plan.AutoArchiveAfter, duration: true},
+		{key: platform.AttrSandboxAutoDeleteAfter, path: pathSandboxAutoDeleteAfter, plan: plan.AutoDeleteAfter, duration: true},
 	}
-	if !plan.State.IsUnknown() && !plan.State.IsNull() {
-		want := platform.SandboxState(plan.State.ValueString())
-		if (want == platform.StatePaused && !caps.PauseWithMemory) || (want == platform.StateStopped && !caps.Stop) {
-			addUnsupportedError(diags, path.Root("state"), valueForMessage(plan.State), platformName,
-				"state must be one of "+strings.Join(sandboxAllowedStates(caps), ", "))
+	if prior != nil {
+		priors := []attr.Value{prior.FromSnapshotID, prior.State, prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Env,
+			prior.Labels, prior.Timeout, prior.OnTimeout, prior.IdleTimeout, prior.AutoArchiveAfter, prior.AutoDeleteAfter}
+		for i := range attrs {
+			attrs[i].prior = priors[i]
 		}
 	}
-	if !caps.SandboxResources {
-		// The box takes its size from its template; the limits below are moot.
-		for _, a := range []struct {
-			name string
-			v    types.Int64
-		}{{"cpu_count", plan.CPUCount}, {"memory_mb", plan.MemoryMB}} {
-			if isSet(a.v) {
-				addUnsupportedError(diags, path.Root(a.name), valueForMessage(a.v), platformName,
-					"a sandbox takes its size from its template; remove "+a.name+" and set it on the sbx_template")
-			}
-		}
-	} else {
-		sandboxCheckSizeLimits(caps, platformName, plan, diags)
-	}
-	if isSet(plan.DiskMB) && !caps.SandboxDiskSize {
-		addUnsupportedError(diags, path.Root("disk_mb"), valueForMessage(plan.DiskMB), platformName,
-			"the platform sizes a sandbox's disk itself; remove disk_mb")
-	}
-	if !caps.ReadOnlyMounts {
-		sandboxCheckReadOnlyMounts(plan, platformName, diags)
-	}
+	// from_snapshot_id and the mounts replace the box by the schema
+	// (RequiresReplace): only whether the platform accepts them is judged.
+	attrs[0].prior = nil
+	return append(attrs, sandboxMountReadOnly(plan)...)
 }
 
-// sandboxCheckSizeLimits reports cpu_count and memory_mb outside the
-// platform's limits.
-func sandboxCheckSizeLimits(caps platform.Capabilities, platformName string, plan sandboxModel, diags *diag.Diagnostics) {
-	if v := plan.MemoryMB; !v.IsNull() && !v.IsUnknown() && caps.MinMemoryMB > 0 && v.ValueInt64() < caps.MinMemoryMB {
-		diags.AddAttributeError(path.Root("memory_mb"), "memory_mb below the platform minimum",
-			fmt.Sprintf("memory_mb = %d is below the minimum of %d on %s. Set memory_mb to %d or more, or leave it out for the platform default.",
-				v.ValueInt64(), caps.MinMemoryMB, platformName, caps.MinMemoryMB))
-	}
-	if v := plan.CPUCount; !v.IsNull() && !v.IsUnknown() && caps.MaxCPUCount > 0 && v.ValueInt64() > caps.MaxCPUCount {
-		diags.AddAttributeError(path.Root("cpu_count"), "cpu_count above the platform maximum",
-			fmt.Sprintf("cpu_count = %d is above the maximum of %d on %s. Set cpu_count to %d or less.",
-				v.ValueInt64(), caps.MaxCPUCount, platformName, caps.MaxCPUCount))
-	}
-}
-
-// sandboxCheckReadOnlyMounts reports every volume_mount with read_only =
-// true on a platform that mounts volumes read-write only. The mounts are
-// read from the plan untyped, so an unknown list or element is skipped (the
-// apply refuses it if it turns out read-only).
-func sandboxCheckReadOnlyMounts(plan sandboxModel, platformName string, diags *diag.Diagnostics) {
+// sandboxMountReadOnly is each volume_mount's read_only for the table. The
+// mounts are read from the plan untyped, so an unknown list or element is
+// skipped (the apply refuses it if it turns out read-only).
+func sandboxMountReadOnly(plan sandboxModel) []plannedAttribute {
 	if plan.VolumeMounts.IsNull() || plan.VolumeMounts.IsUnknown() {
-		return
+		return nil
 	}
+	var out []plannedAttribute
 	for i, el := range plan.VolumeMounts.Elements() {
 		obj, ok := el.(types.Object)
 		if !ok || obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
 		ro, ok := obj.Attributes()["read_only"].(types.Bool)
-		if !ok || ro.IsUnknown() || !ro.ValueBool() {
+		if !ok || ro.IsUnknown() || ro.IsNull() {
 			continue
 		}
-		addUnsupportedError(diags, path.Root("volume_mount").AtListIndex(i).AtName("read_only"), "true", platformName,
-			"volumes are always mounted read-write here; remove read_only or set it to false")
-	}
-}
-
-// sandboxAllowedStates lists the states the platform can keep a box in, quoted.
-func sandboxAllowedStates(caps platform.Capabilities) []string {
-	out := []string{strconv.Quote(string(platform.StateRunning))}
-	if caps.PauseWithMemory {
-		out = append(out, strconv.Quote(string(platform.StatePaused)))
-	}
-	if caps.Stop {
-		out = append(out, strconv.Quote(string(platform.StateStopped)))
-	}
-	return out
-}
-
-// sandboxReplacePaths lists the changed attributes the platform cannot
-// change in place. state is never among them: it always changes in place.
-func sandboxReplacePaths(caps platform.Capabilities, plan, state sandboxModel) path.Paths {
-	var out path.Paths
-	if !caps.SandboxResizeInPlace {
-		if !plan.CPUCount.Equal(state.CPUCount) {
-			out = append(out, path.Root("cpu_count"))
-		}
-		if !plan.MemoryMB.Equal(state.MemoryMB) {
-			out = append(out, path.Root("memory_mb"))
-		}
-	}
-	if !caps.SandboxEnvMutable && !mapsSame(plan.Env, state.Env) {
-		out = append(out, path.Root("env"))
-	}
-	if !caps.SandboxLabelsMutable && !mapsSame(plan.Labels, state.Labels) {
-		out = append(out, path.Root("labels"))
+		out = append(out, plannedAttribute{key: platform.AttrSandboxMountReadOnly,
+			path: path.Root("volume_mount").AtListIndex(i).AtName("read_only"), plan: ro})
 	}
 	return out
 }

@@ -159,7 +159,8 @@ func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing boo
 		// The plan leaves started_at unknown across a state change; only a
 		// start from stopped restarts it (an unpause keeps it).
 		predicted.StatusSince, predicted.StartedAt, predicted.CreatedAt = nowTF, state.StartedAt, state.CreatedAt
-		if plan.State.ValueString() == string(platform.StateRunning) && state.Status.ValueString() == string(platform.StateStopped) {
+		if from := state.Status.ValueString(); plan.State.ValueString() == string(platform.StateRunning) &&
+			(from == string(platform.StateStopped) || from == string(platform.StateArchived)) {
 			predicted.StartedAt = nowTF
 		}
 		plan.StatusSince = types.StringUnknown()

@@ -21,11 +21,19 @@ var retentionTestT0 = time.Date(2026, 4, 1, 8, 0, 0, 0, time.UTC)
 // capabilities, so the Docker rows of the policy table apply.
 type retentionTestDocker struct{ *sandboxFakePlatform }
 
-func (retentionTestDocker) Name() string { return retention.Docker }
+func (retentionTestDocker) Name() string { return "docker" }
+
+// Capabilities is sandboxTestCaps with lifecycle settings, each changed in
+// place; a fresh table on every call.
 func (retentionTestDocker) Capabilities() platform.Capabilities {
 	c := sandboxTestCaps
-	c.OnTimeoutActions = []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause, platform.OnTimeoutStop}
-	c.LifecycleMutable, c.IdleTimeout, c.AutoDelete = true, true, true
+	c.Attributes = sandboxTestAttributes(platform.Attributes{
+		platform.AttrSandboxTimeout: {Support: platform.InPlace},
+		platform.AttrSandboxOnTimeout: {Support: platform.InPlace,
+			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}},
+		platform.AttrSandboxIdleTimeout:     {Support: platform.InPlace},
+		platform.AttrSandboxAutoDeleteAfter: {Support: platform.InPlace},
+	})
 	return c
 }
 
@@ -34,10 +42,7 @@ func (retentionTestDocker) Capabilities() platform.Capabilities {
 func retentionTestResource(t *testing.T, box *platform.Sandbox, err error) (*sandboxResource, *retention.FakeClock) {
 	t.Helper()
 	clock := retention.NewFakeClock(retentionTestT0)
-	policy, perr := retention.NewPolicy(map[string]time.Duration{"paused_sandbox": 2 * time.Hour})
-	if perr != nil {
-		t.Fatal(perr)
-	}
+	policy := retentionTestPolicy(t, map[string]time.Duration{"paused_sandbox": 2 * time.Hour})
 	return &sandboxResource{
 		platform:  retentionTestDocker{&sandboxFakePlatform{boxes: &sandboxFakeBoxes{box: box, err: err}}},
 		retention: retentionSettings{policy: policy, warnBefore: time.Hour, clock: clock},
@@ -188,8 +193,10 @@ func TestSandboxModifyPlanRetentionChanges(t *testing.T) {
 type sandboxMaxTimeoutPlatform struct{ retentionTestDocker }
 
 func (p sandboxMaxTimeoutPlatform) Capabilities() platform.Capabilities {
-	c := p.retentionTestDocker.Capabilities()
-	c.MaxTimeout = 24 * time.Hour
+	c := p.retentionTestDocker.Capabilities() // a fresh table: changed here only
+	row := c.Attributes[platform.AttrSandboxTimeout]
+	row.MaxDuration = 24 * time.Hour
+	c.Attributes[platform.AttrSandboxTimeout] = row
 	return c
 }
 

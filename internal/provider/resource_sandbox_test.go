@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,11 +18,36 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// sandboxTestCaps is a platform that can do everything sbx_sandbox asks for.
-var sandboxTestCaps = platform.Capabilities{
-	PauseWithMemory: true, Stop: true, SandboxFromSnapshot: true, SandboxResizeInPlace: true,
-	SandboxDiskSize: true, MinMemoryMB: 6, SandboxResources: true, ReadOnlyMounts: true,
+// sandboxTestCaps is a platform that can do everything sbx_sandbox asks for
+// but lifecycle settings: every state, a start from a snapshot, sizes
+// (resized in place, memory of 6 MB or more), a disk size, read-only mounts.
+var sandboxTestCaps = platform.Capabilities{Attributes: platform.Attributes{
+	platform.AttrSandboxFromSnapshotID: {Support: platform.Replace},
+	platform.AttrSandboxState:          {Support: platform.InPlace, Values: platform.DesiredStates},
+	platform.AttrSandboxCPUCount:       {Support: platform.InPlace},
+	platform.AttrSandboxMemoryMB:       {Support: platform.InPlace, Min: 6},
+	platform.AttrSandboxDiskMB:         {Support: platform.Replace},
+	platform.AttrSandboxEnv:            {Support: platform.Replace},
+	platform.AttrSandboxLabels:         {Support: platform.Replace},
+	platform.AttrSandboxMountReadOnly:  {Support: platform.Replace},
+}}
+
+// sandboxTestAttributes is sandboxTestCaps' table, a copy, with rows
+// replaced or added.
+func sandboxTestAttributes(rows platform.Attributes) platform.Attributes {
+	out := maps.Clone(sandboxTestCaps.Attributes)
+	maps.Copy(out, rows)
+	return out
 }
+
+// Why the test tables refuse a sandbox attribute or value, worded as the
+// platforms' tables word it: the error must carry it.
+const (
+	sandboxTestWhySize     = "a sandbox takes its size from its template; remove it and set it on the sbx_template"
+	sandboxTestWhyDisk     = "the platform sizes a sandbox's disk itself; remove disk_mb"
+	sandboxTestWhyReadOnly = "volumes are always mounted read-write here; remove read_only or set it to false"
+	sandboxTestWhySnapshot = "this platform cannot start a sandbox from a snapshot; use template_id"
+)
 
 // sandboxTestModel is a planned sandbox with every optional value null.
 func sandboxTestModel() sandboxModel {
@@ -44,19 +70,35 @@ func sandboxTestMap(kv ...string) types.Map {
 	return types.MapValueMust(types.StringType, m)
 }
 
-func TestSandboxCheckPlan(t *testing.T) {
+// TestSandboxAttributes: the attribute table judges a box's settings
+// (planAttributes over sandboxAttributes), naming the attribute, the value
+// and what is allowed.
+func TestSandboxAttributes(t *testing.T) {
+	states := func(vs ...string) func(platform.Attributes) {
+		return func(a platform.Attributes) {
+			a[platform.AttrSandboxState] = platform.Attribute{Support: platform.InPlace, Values: vs}
+		}
+	}
+	sizedByTemplate := func(a platform.Attributes) {
+		a[platform.AttrSandboxCPUCount] = platform.Attribute{Why: sandboxTestWhySize}
+		// A refused value below the minimum is reported once, as refused.
+		a[platform.AttrSandboxMemoryMB] = platform.Attribute{Why: sandboxTestWhySize, Min: 6}
+	}
+	readWriteOnly := func(a platform.Attributes) {
+		a[platform.AttrSandboxMountReadOnly] = platform.Attribute{Support: platform.Replace, Values: []string{"false"}, Why: sandboxTestWhyReadOnly}
+	}
 	tests := []struct {
 		name   string
-		caps   func(*platform.Capabilities)
+		caps   func(platform.Attributes)
 		change func(*sandboxModel)
 		want   []string // substrings of the one expected error's detail; nil = no error
 		path   path.Path
 	}{
 		{name: "defaults are fine", change: func(*sandboxModel) {}},
-		{name: "paused without pause", caps: func(c *platform.Capabilities) { c.PauseWithMemory = false },
+		{name: "paused without pause", caps: states("running", "stopped"),
 			change: func(m *sandboxModel) { m.State = types.StringValue("paused") },
 			want:   []string{`state = "paused"`, "test-platform", `"running", "stopped"`}, path: path.Root("state")},
-		{name: "stopped without stop", caps: func(c *platform.Capabilities) { c.Stop = false },
+		{name: "stopped without stop", caps: states("running", "paused"),
 			change: func(m *sandboxModel) { m.State = types.StringValue("stopped") },
 			want:   []string{`state = "stopped"`, `"running", "paused"`}, path: path.Root("state")},
 		{name: "paused with pause", change: func(m *sandboxModel) { m.State = types.StringValue("paused") }},
@@ -64,32 +106,39 @@ func TestSandboxCheckPlan(t *testing.T) {
 			want: []string{"memory_mb = 4", "minimum of 6", "test-platform"}, path: path.Root("memory_mb")},
 		{name: "memory at minimum", change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(6) }},
 		{name: "memory unknown", change: func(m *sandboxModel) { m.MemoryMB = types.Int64Unknown() }},
-		{name: "cpu above maximum", caps: func(c *platform.Capabilities) { c.MaxCPUCount = 8 },
+		{name: "cpu above maximum", caps: func(a platform.Attributes) {
+			a[platform.AttrSandboxCPUCount] = platform.Attribute{Support: platform.InPlace, Max: 8}
+		},
 			change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(16) },
 			want:   []string{"cpu_count = 16", "maximum of 8"}, path: path.Root("cpu_count")},
 		{name: "cpu with no known maximum", change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(64) }},
-		{name: "disk without disk sizes", caps: func(c *platform.Capabilities) { c.SandboxDiskSize = false },
+		{name: "disk without disk sizes", caps: func(a platform.Attributes) {
+			a[platform.AttrSandboxDiskMB] = platform.Attribute{Why: sandboxTestWhyDisk}
+		},
 			change: func(m *sandboxModel) { m.DiskMB = types.Int64Value(2048) },
 			want:   []string{"disk_mb = 2048", "remove disk_mb"}, path: path.Root("disk_mb")},
-		{name: "cpu on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+		{name: "cpu on a platform sizing boxes by template", caps: sizedByTemplate,
 			change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(2) },
-			want:   []string{"cpu_count = 2", "test-platform", "remove cpu_count and set it on the sbx_template"}, path: path.Root("cpu_count")},
-		{name: "memory on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+			want:   []string{"cpu_count = 2 is not supported on test-platform", "remove it and set it on the sbx_template"}, path: path.Root("cpu_count")},
+		{name: "memory on a platform sizing boxes by template", caps: sizedByTemplate,
 			change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(4) }, // below the minimum too: reported once, as unsupported
-			want:   []string{"memory_mb = 4", "remove memory_mb and set it on the sbx_template"}, path: path.Root("memory_mb")},
-		{name: "unknown size on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+			want:   []string{"memory_mb = 4 is not supported", "remove it and set it on the sbx_template"}, path: path.Root("memory_mb")},
+		{name: "unknown size on a platform sizing boxes by template", caps: sizedByTemplate,
 			change: func(m *sandboxModel) { m.CPUCount = types.Int64Unknown() },
 			want:   []string{"cpu_count = (known after apply)"}, path: path.Root("cpu_count")},
-		{name: "no size on a platform sizing boxes by template", caps: func(c *platform.Capabilities) { c.SandboxResources = false },
+		{name: "no size on a platform sizing boxes by template", caps: sizedByTemplate,
 			change: func(*sandboxModel) {}},
-		{name: "read-only mount unsupported", caps: func(c *platform.Capabilities) { c.ReadOnlyMounts = false },
+		{name: "read-only mount unsupported", caps: readWriteOnly,
 			change: func(m *sandboxModel) { m.VolumeMounts = sandboxTestMounts(false, true) },
 			want:   []string{"volume_mount[1].read_only = true", "test-platform", "read-write"},
 			path:   path.Root("volume_mount").AtListIndex(1).AtName("read_only")},
-		{name: "read-write mounts where read-only is unsupported", caps: func(c *platform.Capabilities) { c.ReadOnlyMounts = false },
+		{name: "read-write mounts where read-only is unsupported", caps: readWriteOnly,
 			change: func(m *sandboxModel) { m.VolumeMounts = sandboxTestMounts(false, false) }},
 		{name: "read-only mount supported", change: func(m *sandboxModel) { m.VolumeMounts = sandboxTestMounts(true) }},
-		{name: "snapshot restore unsupported", caps: func(c *platform.Capabilities) { c.SandboxFromSnapshot = false },
+		{name: "snapshot restore unsupported",
+			caps: func(a platform.Attributes) {
+				a[platform.AttrSandboxFromSnapshotID] = platform.Attribute{Why: sandboxTestWhySnapshot}
+			},
 			change: func(m *sandboxModel) {
 				m.TemplateID = types.StringNull()
 				m.FromSnapshotID = types.StringUnknown()
@@ -98,14 +147,14 @@ func TestSandboxCheckPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			caps := sandboxTestCaps
+			table := sandboxTestAttributes(nil)
 			if tt.caps != nil {
-				tt.caps(&caps)
+				tt.caps(table)
 			}
 			m := sandboxTestModel()
 			tt.change(&m)
 			var diags diag.Diagnostics
-			sandboxCheckPlan(caps, "test-platform", m, &diags)
+			planAttributes(table, "test-platform", sandboxAttributes(m, nil), &diags)
 			sandboxTestExpectOneError(t, diags, tt.path, tt.want)
 		})
 	}
@@ -147,43 +196,66 @@ func sandboxTestExpectOneError(t *testing.T, diags diag.Diagnostics, p path.Path
 	}
 }
 
+// TestSandboxReplacePaths: a changed attribute replaces the box or is
+// changed in place, as the table's row says.
 func TestSandboxReplacePaths(t *testing.T) {
-	docker := platform.Capabilities{SandboxResizeInPlace: true}
-	rigid := platform.Capabilities{}
-	mutable := platform.Capabilities{SandboxEnvMutable: true, SandboxLabelsMutable: true, SandboxResizeInPlace: true}
+	docker := sandboxTestAttributes(nil) // resized in place; env and labels fixed at create
+	rigid := sandboxTestAttributes(platform.Attributes{
+		platform.AttrSandboxCPUCount: {Support: platform.Replace},
+		platform.AttrSandboxMemoryMB: {Support: platform.Replace},
+	})
+	mutable := sandboxTestAttributes(platform.Attributes{
+		platform.AttrSandboxEnv:    {Support: platform.InPlace},
+		platform.AttrSandboxLabels: {Support: platform.InPlace},
+	})
 	tests := []struct {
-		name   string
-		caps   platform.Capabilities
-		change func(*sandboxModel)
-		want   []string
+		name    string
+		table   platform.Attributes
+		change  func(*sandboxModel)
+		want    []string // replacing paths
+		inPlace []string // table keys changed in place
 	}{
-		{name: "state change is never a replacement", caps: rigid,
-			change: func(m *sandboxModel) { m.State = types.StringValue("paused") }},
-		{name: "memory in place", caps: docker, change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(512) }},
-		{name: "memory replaces without resize", caps: rigid,
+		{name: "state change in place", table: rigid,
+			change: func(m *sandboxModel) { m.State = types.StringValue("paused") }, inPlace: []string{platform.AttrSandboxState}},
+		{name: "memory in place", table: docker, change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(512) },
+			inPlace: []string{platform.AttrSandboxMemoryMB}},
+		{name: "memory replaces without resize", table: rigid,
 			change: func(m *sandboxModel) { m.MemoryMB = types.Int64Value(512) }, want: []string{"memory_mb"}},
-		{name: "cpu replaces without resize", caps: rigid,
+		{name: "cpu replaces without resize", table: rigid,
 			change: func(m *sandboxModel) { m.CPUCount = types.Int64Value(2) }, want: []string{"cpu_count"}},
-		{name: "env replaces when immutable", caps: docker,
+		{name: "env replaces when immutable", table: docker,
 			change: func(m *sandboxModel) { m.Env = sandboxTestMap("A", "1") }, want: []string{"env"}},
-		{name: "env in place when mutable", caps: mutable, change: func(m *sandboxModel) { m.Env = sandboxTestMap("A", "1") }},
-		{name: "labels replace when immutable", caps: docker,
+		{name: "env in place when mutable", table: mutable, change: func(m *sandboxModel) { m.Env = sandboxTestMap("A", "1") },
+			inPlace: []string{platform.AttrSandboxEnv}},
+		{name: "labels replace when immutable", table: docker,
 			change: func(m *sandboxModel) { m.Labels = sandboxTestMap("team", "x") }, want: []string{"labels"}},
-		{name: "labels in place when mutable", caps: mutable,
-			change: func(m *sandboxModel) { m.Labels = sandboxTestMap("team", "x") }},
+		{name: "labels in place when mutable", table: mutable,
+			change: func(m *sandboxModel) { m.Labels = sandboxTestMap("team", "x") }, inPlace: []string{platform.AttrSandboxLabels}},
+		{name: "empty labels are no change", table: docker,
+			change: func(m *sandboxModel) { m.Labels = sandboxTestMap() }},
+		{name: "a replacing and an in-place change", table: docker, change: func(m *sandboxModel) {
+			m.CPUCount, m.Env = types.Int64Value(2), sandboxTestMap("A", "1")
+		}, want: []string{"env"}, inPlace: []string{platform.AttrSandboxCPUCount}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			state := sandboxTestModel()
 			plan := sandboxTestModel()
 			tt.change(&plan)
-			got := sandboxReplacePaths(tt.caps, plan, state)
+			var diags diag.Diagnostics
+			got := planAttributes(tt.table, "test-platform", sandboxAttributes(plan, &state), &diags)
+			if diags.HasError() {
+				t.Fatalf("unexpected errors: %v", diags)
+			}
 			var names []string
-			for _, p := range got {
+			for _, p := range got.replace {
 				names = append(names, p.String())
 			}
 			if strings.Join(names, ",") != strings.Join(tt.want, ",") {
 				t.Errorf("replace paths = %v, want %v", names, tt.want)
+			}
+			if strings.Join(got.inPlace, ",") != strings.Join(tt.inPlace, ",") {
+				t.Errorf("in place = %v, want %v", got.inPlace, tt.inPlace)
 			}
 		})
 	}

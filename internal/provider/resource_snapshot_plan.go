@@ -70,34 +70,21 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 }
 
 // snapshotCheckCapabilities rejects, at plan time, a snapshot the platform
-// cannot take, naming the attribute, the value and what is allowed. Only
-// what the user wrote is judged: an include_memory left out is planned as
-// the platform's natural kind, which it can always take.
+// cannot take, by its attribute table. Only what the user wrote is judged:
+// an include_memory left out is planned as the platform's natural kind,
+// which it can always take. Every attribute but labels replaces a snapshot
+// by the schema; the table judges only whether the platform accepts them.
 func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, config snapshotModel, diags *diag.Diagnostics) {
-	if isSet(config.SandboxID) && !caps.SandboxSnapshot {
-		addUnsupportedError(diags, pathSnapshotSandboxID, valueForMessage(config.SandboxID), platformName,
-			"this platform cannot snapshot sandboxes; keep durable data on an `sbx_volume`")
+	attrs := []plannedAttribute{
+		{key: platform.AttrSnapshotSandboxID, path: pathSnapshotSandboxID, plan: config.SandboxID},
+		{key: platform.AttrSnapshotVolumeID, path: pathSnapshotVolumeID, plan: config.VolumeID},
+		{key: platform.AttrSnapshotLabels, path: path.Root("labels"), plan: config.Labels},
+		{key: platform.AttrSnapshotTTL, path: pathSnapshotTTL, plan: config.TTL, duration: true},
 	}
-	if isSet(config.VolumeID) && !caps.VolumeSnapshot {
-		addUnsupportedError(diags, pathSnapshotVolumeID, valueForMessage(config.VolumeID), platformName,
-			"this platform cannot snapshot volumes; snapshot the sandbox that mounts it with `sandbox_id`")
+	if isSet(config.SandboxID) {
+		attrs = append(attrs, plannedAttribute{key: platform.AttrSnapshotIncludeMemory, path: pathSnapshotIncludeMemory, plan: config.IncludeMemory})
 	}
-	if isSet(config.SandboxID) && caps.SandboxSnapshot && isSet(config.IncludeMemory) && !config.IncludeMemory.IsUnknown() {
-		switch mem := config.IncludeMemory.ValueBool(); {
-		case mem && !caps.SandboxMemorySnapshot:
-			addUnsupportedError(diags, pathSnapshotIncludeMemory, "true", platformName,
-				"snapshots hold the filesystem only; remove `include_memory` (a filesystem snapshot is planned) or set it to false")
-		case !mem && !caps.SandboxFSOnlySnapshot:
-			addUnsupportedError(diags, pathSnapshotIncludeMemory, "false", platformName,
-				"snapshots always include memory; remove `include_memory` (a memory snapshot is planned) or set it to true")
-		}
-	}
-	labelsCheckSupported(diags, config.Labels, caps.SnapshotLabels, platformName, "snapshots",
-		" (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)")
-	if isSet(config.TTL) && !caps.SnapshotTTL {
-		addUnsupportedError(diags, pathSnapshotTTL, valueForMessage(config.TTL), platformName,
-			"snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed")
-	}
+	planAttributes(caps.Attributes, platformName, attrs, diags)
 }
 
 // snapshotPlanCreate plans what a new snapshot's arguments and the
@@ -123,7 +110,7 @@ func snapshotNaturalMemory(caps platform.Capabilities, config snapshotModel) typ
 	if isSet(config.VolumeID) {
 		return types.BoolValue(false)
 	}
-	return types.BoolValue(caps.SandboxMemorySnapshot && !caps.SandboxFSOnlySnapshot)
+	return types.BoolValue(!caps.AcceptsValue(platform.AttrSnapshotIncludeMemory, "false"))
 }
 
 // snapshotPlannedKind is the kind a new snapshot will have, known from its

@@ -15,22 +15,20 @@ import (
 func TestSnapshotSetRetention(t *testing.T) {
 	created := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	clock := retention.NewFakeClock(created.Add(6 * 24 * time.Hour))
-	override, err := retention.NewPolicy(map[string]time.Duration{"filesystem_snapshot": 7 * 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name     string
 		platform string
 		kind     platform.SnapshotKind
 		ttl      string
 		reported time.Time
-		policy   retention.Policy
-		want     [4]string // expires_at, retention_status, rule, action ("" = null)
+		// overrides of the policy, which holds the rows of the platforms
+		// to come too (Fly, Modal, Daytona: retention.Upcoming).
+		overrides map[string]time.Duration
+		want      [4]string // expires_at, retention_status, rule, action ("" = null)
 	}{
 		{name: "docker: no deadline", platform: "docker", kind: platform.SnapshotFilesystem,
 			want: [4]string{"", "ok", "", ""}},
-		{name: "docker with an override", platform: "docker", kind: platform.SnapshotFilesystem, policy: override,
+		{name: "docker with an override", platform: "docker", kind: platform.SnapshotFilesystem, overrides: map[string]time.Duration{"filesystem_snapshot": 7 * 24 * time.Hour},
 			want: [4]string{"2026-05-08T00:00:00Z", "expiring", "filesystem_snapshot", "expire"}},
 		{name: "fly: table default 5 days, expired", platform: "fly", kind: platform.SnapshotVolume,
 			want: [4]string{"2026-05-06T00:00:00Z", "expired", "volume_snapshot", "expire"}},
@@ -50,7 +48,7 @@ func TestSnapshotSetRetention(t *testing.T) {
 			if tt.ttl != "" {
 				m.TTL = types.StringValue(tt.ttl)
 			}
-			rs := retentionSettings{policy: tt.policy, warnBefore: 72 * time.Hour, clock: clock}
+			rs := retentionSettings{policy: retentionTestPolicyWithUpcoming(t, tt.overrides), warnBefore: 72 * time.Hour, clock: clock}
 			snapshotSetRetention(&m, &platform.Snapshot{ExpiresAt: tt.reported}, tt.platform, rs)
 			for i, v := range []types.String{m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction} {
 				if (tt.want[i] == "" && !v.IsNull()) || (tt.want[i] != "" && v.ValueString() != tt.want[i]) {
@@ -68,18 +66,18 @@ func TestSnapshotSetRetention(t *testing.T) {
 // warns near its deadline; a new one with a short ttl warns up front.
 func TestSnapshotPlanRetention(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	rs := retentionSettings{warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
-	state := snapshotModel{Platform: types.StringValue("fly"), ExpiresAt: types.StringValue("2026-05-02T12:00:00Z"),
-		RetentionStatus: types.StringValue("expiring"), RetentionRule: types.StringValue("volume_snapshot"),
-		RetentionAction: types.StringValue("expire")}
+	rs := retentionSettings{policy: retentionTestPolicyWithUpcoming(t, nil), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
+	state := snapshotModel{Platform: types.StringValue("e2b"), ExpiresAt: types.StringValue("2026-05-02T12:00:00Z"),
+		RetentionStatus: types.StringValue("expiring"), RetentionRule: types.StringValue("memory_snapshot"),
+		RetentionAction: types.StringValue("delete")}
 	plan := snapshotModel{ExpiresAt: types.StringUnknown(), RetentionStatus: types.StringUnknown()}
 	var diags diag.Diagnostics
-	snapshotPlanRetention(&plan, &state, "fly", rs, &diags)
+	snapshotPlanRetention(&plan, &state, "e2b", rs, &diags)
 	if !plan.ExpiresAt.Equal(state.ExpiresAt) || !plan.RetentionStatus.Equal(state.RetentionStatus) || !plan.Platform.Equal(state.Platform) {
 		t.Errorf("plan did not keep state: %+v", plan)
 	}
 	if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(),
-		"This snapshot expires in 1d: on fly the volume_snapshot rule will expire it at 2026-05-02T12:00:00Z. fly acts on this deadline by itself.") {
+		"This snapshot expires in 1d: on e2b the memory_snapshot rule will delete it at 2026-05-02T12:00:00Z. e2b acts on this deadline by itself.") {
 		t.Errorf("want the expiring warning, got %v", diags)
 	}
 

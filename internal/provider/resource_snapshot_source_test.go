@@ -157,11 +157,7 @@ func (snapshotSourceTestBoxes) SetState(context.Context, string, platform.Sandbo
 	return nil, nil
 }
 
-func (snapshotSourceTestBoxes) SetLifecycle(context.Context, string, platform.Lifecycle) (*platform.Sandbox, error) {
-	return nil, nil
-}
-
-func (snapshotSourceTestBoxes) Resize(context.Context, string, int64, int64) (*platform.Sandbox, error) {
+func (snapshotSourceTestBoxes) Update(context.Context, string, platform.SandboxUpdate) (*platform.Sandbox, error) {
 	return nil, nil
 }
 func (snapshotSourceTestBoxes) Delete(context.Context, string) error { return nil }

@@ -19,11 +19,36 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
+// Why the test tables refuse a snapshot attribute or value, worded as the
+// platforms' tables word it: the error must carry it.
+const (
+	snapshotTestWhyFSOnly     = "snapshots hold the filesystem only; remove `include_memory` (a filesystem snapshot is planned) or set it to false"
+	snapshotTestWhyMemoryOnly = "snapshots always include memory; remove `include_memory` (a memory snapshot is planned) or set it to true"
+	snapshotTestWhyTTL        = "snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed"
+	snapshotTestWhyLabels     = "snapshots carry no labels on this platform; remove labels (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)"
+)
+
 func TestSnapshotCheckCapabilities(t *testing.T) {
-	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true, SnapshotDelete: true, SnapshotLabels: true}
-	memoryOnly := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true, SnapshotTTL: true}
-	noVolumes := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true}
-	noSandboxes := platform.Capabilities{VolumeSnapshot: true}
+	docker := platform.Capabilities{SnapshotDelete: true, Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotVolumeID:      {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"false"}, Why: snapshotTestWhyFSOnly},
+		platform.AttrSnapshotLabels:        {Support: platform.Replace},
+		platform.AttrSnapshotTTL:           {Why: snapshotTestWhyTTL},
+	}}
+	memoryOnly := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}, Why: snapshotTestWhyMemoryOnly},
+		platform.AttrSnapshotTTL:           {Support: platform.Replace},
+		platform.AttrSnapshotLabels:        {Why: snapshotTestWhyLabels},
+	}}
+	noVolumes := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"false"}, Why: snapshotTestWhyFSOnly},
+	}}
+	noSandboxes := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrSnapshotVolumeID: {Support: platform.Replace},
+	}}
 
 	sandbox := func(mem types.Bool, ttl types.String) snapshotModel {
 		return snapshotModel{SandboxID: types.StringValue("box1"), IncludeMemory: mem, TTL: ttl}
@@ -75,10 +100,19 @@ func TestSnapshotCheckCapabilities(t *testing.T) {
 // A new snapshot's include_memory, kind and unreported attributes are
 // planned known from its arguments and the platform's capability row.
 func TestSnapshotPlanCreate(t *testing.T) {
-	docker := platform.Capabilities{SandboxSnapshot: true, SandboxFSOnlySnapshot: true, VolumeSnapshot: true,
-		SnapshotCreatedAt: true, SnapshotSize: true}
-	e2bLike := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true}
-	both := platform.Capabilities{SandboxSnapshot: true, SandboxMemorySnapshot: true, SandboxFSOnlySnapshot: true, SnapshotCreatedAt: true}
+	docker := platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true, Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotVolumeID:      {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"false"}},
+	}}
+	e2bLike := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}},
+	}}
+	both := platform.Capabilities{SnapshotCreatedAt: true, Attributes: platform.Attributes{
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace},
+	}}
 	box := func(mem types.Bool) snapshotModel {
 		return snapshotModel{SandboxID: types.StringUnknown(), VolumeID: types.StringNull(), IncludeMemory: mem}
 	}
@@ -338,6 +372,7 @@ type snapshotTestFakePlatform struct {
 
 func (f *snapshotTestFakePlatform) Name() string                        { return "fakeplat" }
 func (f *snapshotTestFakePlatform) Capabilities() platform.Capabilities { return f.caps }
+func (f *snapshotTestFakePlatform) Close() error                        { return nil }
 func (f *snapshotTestFakePlatform) Templates() platform.TemplateService { return nil }
 func (f *snapshotTestFakePlatform) Volumes() platform.VolumeService     { return nil }
 func (f *snapshotTestFakePlatform) Sandboxes() platform.SandboxService  { return nil }

@@ -59,7 +59,9 @@ func TestTemplateModifyPlanPlansKnownID(t *testing.T) {
 	dir := t.TempDir()
 	for _, planIDs := range []bool{true, false} {
 		r := &templateResource{platform: &templateOwnFakePlatform{planIDs: planIDs, templateTestFakePlatform: templateTestFakePlatform{
-			caps: platform.Capabilities{TemplateFromDockerfile: true, TemplateRebuildInPlace: true}}}}
+			caps: platform.Capabilities{Attributes: platform.Attributes{
+				platform.AttrTemplateDockerfile: {Support: platform.InPlace},
+			}}}}}
 		planned := templateTestModel(dir, "FROM scratch\n")
 		planned.ID = types.StringUnknown()
 		planned.ContextHash, planned.BuildID = types.StringUnknown(), types.StringUnknown()
@@ -90,7 +92,10 @@ func TestTemplateModifyPlanPlansKnownID(t *testing.T) {
 func TestTemplateModifyPlanForeignImage(t *testing.T) {
 	ctx := t.Context()
 	r := &templateResource{platform: &templateOwnFakePlatform{templateTestFakePlatform: templateTestFakePlatform{
-		caps: platform.Capabilities{TemplateFromImage: true, TemplateRebuildInPlace: true}}}}
+		caps: platform.Capabilities{Attributes: platform.Attributes{
+			platform.AttrTemplateImage:    {Support: platform.InPlace},
+			platform.AttrTemplateStartCmd: {Support: platform.InPlace},
+		}}}}}
 	state := templateTestModel("", "")
 	state.Dockerfile, state.ContextDir = types.StringNull(), types.StringNull()
 	state.ID, state.Image = types.StringValue("user/agent:1"), types.StringValue("user/agent:1")

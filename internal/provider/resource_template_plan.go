@@ -52,7 +52,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 
 	if r.platform != nil {
-		templateCheckCapabilities(r.platform.Name(), r.platform.Capabilities(), plan, &resp.Diagnostics)
+		if req.State.Raw.IsNull() {
+			planAttributes(r.platform.Capabilities().Attributes, r.platform.Name(), templateAttributes(plan, nil), &resp.Diagnostics)
+		}
 		templateCheckSpec(ctx, r.platform, plan, &resp.Diagnostics)
 		checkUniqueName(r.names, req, resp, "sbx_template", "template", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	}
@@ -67,17 +69,22 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		if changes := templateRebuildChanges(plan, state); len(changes) > 0 {
+		decision := planAttributes(r.platform.Capabilities().Attributes, r.platform.Name(), templateAttributes(plan, &state), &resp.Diagnostics)
+		switch {
+		case resp.Diagnostics.HasError():
+			return
+		case len(decision.replace) > 0:
+			resp.RequiresReplace.Append(decision.replace...)
+		case len(decision.inPlace) > 0 && templateIsForeign(state):
 			// An image the provider did not build is never built over: a
 			// changed input makes a template of the provider's own.
-			if r.platform.Capabilities().TemplateRebuildInPlace && !templateIsForeign(state) {
-				// Same id, new build: what the build produces is unknown until it runs.
-				plan.BuildID = types.StringUnknown()
-				plan.Status = types.StringUnknown()
-				plan.CreatedAt = types.StringUnknown()
-			} else {
-				resp.RequiresReplace.Append(changes...)
-			}
+			resp.RequiresReplace.Append(templateRebuildChanges(plan, state)...)
+		case len(decision.inPlace) > 0:
+			// Same id, new build (TemplateService.Rebuild): what the build
+			// produces is unknown until it runs.
+			plan.BuildID = types.StringUnknown()
+			plan.Status = types.StringUnknown()
+			plan.CreatedAt = types.StringUnknown()
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
@@ -162,33 +169,35 @@ func templateRebuildChanges(plan, state templateModel) path.Paths {
 	return out
 }
 
-// templateCheckCapabilities rejects, at plan time, template settings the
-// platform cannot honour, naming the attribute, the value and what to do instead.
-func templateCheckCapabilities(platformName string, caps platform.Capabilities, m templateModel, diags *diag.Diagnostics) {
-	if isSet(m.Dockerfile) && !caps.TemplateFromDockerfile {
-		addUnsupportedError(diags, pathTemplateDockerfile, "(a Dockerfile)", platformName,
-			"this platform cannot build templates; build the image elsewhere and adopt it with `image`")
+// templateAttributes are a template's build inputs for the platform's
+// attribute table; prior is nil on create. A changed Dockerfile or build
+// context (context_hash) is a change of the dockerfile row; context_dir
+// itself is absent on purpose: moving the same files elsewhere leaves
+// context_hash unchanged.
+func templateAttributes(plan templateModel, prior *templateModel) []plannedAttribute {
+	attrs := []plannedAttribute{
+		{key: platform.AttrTemplateDockerfile, path: pathTemplateDockerfile, plan: plan.Dockerfile, shown: "(a Dockerfile)"},
+		{key: platform.AttrTemplateDockerfile, path: pathTemplateContextHash, plan: plan.ContextHash, shown: "(a build context)"},
+		{key: platform.AttrTemplateImage, path: pathTemplateImage, plan: plan.Image},
+		{key: platform.AttrTemplateStartCmd, path: pathTemplateStartCmd, plan: plan.StartCmd},
+		{key: platform.AttrTemplateReadyCmd, path: pathTemplateReadyCmd, plan: plan.ReadyCmd},
+		{key: platform.AttrTemplateCPUCount, path: pathTemplateCPUCount, plan: plan.CPUCount},
+		{key: platform.AttrTemplateMemoryMB, path: pathTemplateMemoryMB, plan: plan.MemoryMB},
+		{key: platform.AttrTemplateDiskMB, path: pathTemplateDiskMB, plan: plan.DiskMB},
+		{key: platform.AttrTemplateLabels, path: pathTemplateLabels, plan: plan.Labels},
 	}
-	if isSet(m.Image) && !caps.TemplateFromImage {
-		addUnsupportedError(diags, pathTemplateImage, valueForMessage(m.Image), platformName,
-			"this platform cannot adopt prebuilt images; build the template from a `dockerfile`")
+	if prior != nil {
+		priors := []attr.Value{prior.Dockerfile, prior.ContextHash, nil, prior.StartCmd, prior.ReadyCmd,
+			prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Labels}
+		for i := range attrs {
+			attrs[i].prior = priors[i]
+		}
 	}
-	if isSet(m.CPUCount) && !caps.TemplateResources {
-		addUnsupportedError(diags, pathTemplateCPUCount, valueForMessage(m.CPUCount), platformName,
-			"templates have no size here; remove it and set `cpu_count` on each `sbx_sandbox`")
+	// context_hash is computed: only its changes are judged, not whether it is set.
+	if attrs[1].prior == nil {
+		attrs = append(attrs[:1], attrs[2:]...)
 	}
-	if isSet(m.MemoryMB) && !caps.TemplateResources {
-		addUnsupportedError(diags, pathTemplateMemoryMB, valueForMessage(m.MemoryMB), platformName,
-			"templates have no size here; remove it and set `memory_mb` on each `sbx_sandbox`")
-	}
-	labelsCheckSupported(diags, m.Labels, caps.TemplateLabels, platformName, "templates",
-		" (find a template by its name with the sbx_template data source)")
-	// A template's disk size is the default disk of the sandboxes made from
-	// it, so it needs both sized templates and sized sandbox disks.
-	if isSet(m.DiskMB) && (!caps.TemplateResources || !caps.SandboxDiskSize) {
-		addUnsupportedError(diags, pathTemplateDiskMB, valueForMessage(m.DiskMB), platformName,
-			"sandbox disks cannot be sized here; remove `disk_mb`")
-	}
+	return attrs
 }
 
 // templateCheckSpec asks a platform that can (platform.TemplateSpecValidator)

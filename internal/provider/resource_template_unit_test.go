@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,12 +135,53 @@ func TestTemplateRebuildChanges(t *testing.T) {
 	})
 }
 
-func TestTemplateCheckCapabilities(t *testing.T) {
-	docker := platform.Capabilities{TemplateFromDockerfile: true, TemplateFromImage: true, TemplateRebuildInPlace: true, TemplateResources: true}
-	unsized := platform.Capabilities{TemplateFromDockerfile: true, TemplateFromImage: true}
-	sized := platform.Capabilities{TemplateFromDockerfile: true, TemplateResources: true}
-	sizedDisk := platform.Capabilities{TemplateFromDockerfile: true, TemplateResources: true, SandboxDiskSize: true}
-	imageOnly := platform.Capabilities{TemplateFromImage: true}
+// Why the test tables refuse a template attribute, worded as the platforms'
+// tables word it: the error must carry it.
+const (
+	templateTestWhyBuild  = "this platform cannot build templates; build the image elsewhere and adopt it with `image`"
+	templateTestWhyAdopt  = "this platform cannot adopt prebuilt images; build the template from a `dockerfile`"
+	templateTestWhyCPU    = "templates have no size here; remove it and set `cpu_count` on each `sbx_sandbox`"
+	templateTestWhyMemory = "templates have no size here; remove it and set `memory_mb` on each `sbx_sandbox`"
+	templateTestWhyDisk   = "sandbox disks cannot be sized here; remove `disk_mb`"
+	templateTestWhyLabels = "templates carry no labels on this platform; remove labels (find a template by its name with the sbx_template data source)"
+)
+
+// TestTemplateAttributes: the attribute table judges a new template's
+// build inputs (planAttributes over templateAttributes), naming the
+// attribute, the value and what to do instead.
+func TestTemplateAttributes(t *testing.T) {
+	docker := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrTemplateDockerfile: {Support: platform.InPlace},
+		platform.AttrTemplateImage:      {Support: platform.InPlace},
+		platform.AttrTemplateCPUCount:   {Support: platform.InPlace},
+		platform.AttrTemplateMemoryMB:   {Support: platform.InPlace},
+		platform.AttrTemplateDiskMB:     {Why: templateTestWhyDisk},
+	}}
+	unsized := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrTemplateDockerfile: {Support: platform.Replace},
+		platform.AttrTemplateImage:      {Support: platform.Replace},
+		platform.AttrTemplateCPUCount:   {Why: templateTestWhyCPU},
+		platform.AttrTemplateMemoryMB:   {Why: templateTestWhyMemory},
+		platform.AttrTemplateDiskMB:     {Why: templateTestWhyDisk},
+	}}
+	sized := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrTemplateDockerfile: {Support: platform.Replace},
+		platform.AttrTemplateImage:      {Why: templateTestWhyAdopt},
+		platform.AttrTemplateCPUCount:   {Support: platform.Replace},
+		platform.AttrTemplateMemoryMB:   {Support: platform.Replace},
+		platform.AttrTemplateDiskMB:     {Why: templateTestWhyDisk},
+		platform.AttrTemplateLabels:     {Why: templateTestWhyLabels},
+	}}
+	sizedDisk := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrTemplateDockerfile: {Support: platform.Replace},
+		platform.AttrTemplateCPUCount:   {Support: platform.Replace},
+		platform.AttrTemplateMemoryMB:   {Support: platform.Replace},
+		platform.AttrTemplateDiskMB:     {Support: platform.Replace},
+	}}
+	imageOnly := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrTemplateDockerfile: {Why: templateTestWhyBuild},
+		platform.AttrTemplateImage:      {Support: platform.Replace},
+	}}
 
 	built := templateModel{Dockerfile: types.StringValue("FROM scratch\n")}
 	withSizes := built
@@ -151,8 +193,8 @@ func TestTemplateCheckCapabilities(t *testing.T) {
 	unknownCPU.CPUCount = types.Int64Unknown()
 	labelledTpl := built
 	labelledTpl.Labels = sandboxTestMap("team", "ml")
-	labelling := sized
-	labelling.TemplateLabels = true
+	labelling := platform.Capabilities{Attributes: maps.Clone(sized.Attributes)}
+	labelling.Attributes[platform.AttrTemplateLabels] = platform.Attribute{Support: platform.Replace}
 
 	cases := []struct {
 		name      string
@@ -181,7 +223,7 @@ func TestTemplateCheckCapabilities(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			templateCheckCapabilities("testplat", tc.caps, tc.model, &diags)
+			planAttributes(tc.caps.Attributes, "testplat", templateAttributes(tc.model, nil), &diags)
 			templateTestExpectAttrErrors(t, diags, tc.wantPaths, tc.wantText)
 		})
 	}
@@ -305,9 +347,14 @@ func TestTemplateModifyPlanRebuild(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &templateResource{platform: &templateTestFakePlatform{caps: platform.Capabilities{
-				TemplateFromDockerfile: true, TemplateRebuildInPlace: tc.inPlace,
-			}}}
+			support := platform.Replace
+			if tc.inPlace {
+				support = platform.InPlace
+			}
+			r := &templateResource{platform: &templateTestFakePlatform{caps: platform.Capabilities{Attributes: platform.Attributes{
+				platform.AttrTemplateDockerfile: {Support: support},
+				platform.AttrTemplateStartCmd:   {Support: support},
+			}}}}
 			planned := state
 			tc.change(&planned)
 			planned.ContextHash = types.StringUnknown() // computed: the framework plans it unknown
@@ -373,6 +420,7 @@ type templateTestFakePlatform struct{ caps platform.Capabilities }
 
 func (f *templateTestFakePlatform) Name() string                        { return "fakeplat" }
 func (f *templateTestFakePlatform) Capabilities() platform.Capabilities { return f.caps }
+func (f *templateTestFakePlatform) Close() error                        { return nil }
 func (f *templateTestFakePlatform) Templates() platform.TemplateService { return nil }
 func (f *templateTestFakePlatform) Volumes() platform.VolumeService     { return nil }
 func (f *templateTestFakePlatform) Sandboxes() platform.SandboxService  { return nil }

@@ -199,24 +199,24 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 	vols := r.platform.Volumes()
 	var v *platform.Volume
 
-	// ModifyPlan planned a replacement for anything the platform cannot
-	// change in place, so what reaches Update is labels and growth.
+	// ModifyPlan planned a replacement for anything the attribute table
+	// does not change in place; the rest is one VolumeService.Update.
+	var change platform.VolumeUpdate
 	if !mapsSame(plan.Labels, state.Labels) {
 		labels := mapFromTF(ctx, plan.Labels, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		got, err := vols.SetLabels(ctx, id, labels)
-		if err != nil {
-			addPlatformError(&resp.Diagnostics, "relabel", "volume", id, err)
-			return
-		}
-		v = got
+		change.Labels = &labels
 	}
 	if !plan.SizeGB.IsNull() && !plan.SizeGB.Equal(state.SizeGB) {
-		got, err := vols.Resize(ctx, id, plan.SizeGB.ValueInt64())
+		size := plan.SizeGB.ValueInt64()
+		change.SizeGB = &size
+	}
+	if change.Labels != nil || change.SizeGB != nil {
+		got, err := vols.Update(ctx, id, change)
 		if err != nil {
-			addPlatformError(&resp.Diagnostics, "grow", "volume", id, err)
+			addPlatformError(&resp.Diagnostics, "update", "volume", id, err)
 			return
 		}
 		v = got

@@ -33,7 +33,7 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 	}
 	caps := r.platform.Capabilities()
-	volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
+	replace := volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -42,41 +42,36 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		planKnownID(ctx, r.platform, "volume", plan.Name, resp)
 		return
 	}
-	resp.RequiresReplace.Append(volumeReplacePaths(caps, plan, *state)...)
+	resp.RequiresReplace.Append(replace...)
 }
 
-// volumeCheckPlan reports every setting the platform cannot honour, and the
-// updates it cannot make (shrinking, relabelling a mounted volume). state is
-// nil on create.
-func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformName string, plan volumeModel, state *volumeModel, diags *diag.Diagnostics) {
-	if isSet(plan.SizeGB) && !caps.VolumeSizes {
-		allowed := "volumes on this platform have no size; remove size_gb"
-		if platformName == "docker" {
-			allowed = "Docker volumes have no size (they grow with their content); remove size_gb"
-		}
-		addUnsupportedError(diags, path.Root("size_gb"), valueForMessage(plan.SizeGB), platformName, allowed)
+// volumeCheckPlan applies the platform's attribute table and reports the
+// updates no table can express (shrinking, relabelling a mounted volume).
+// state is nil on create. It returns the attributes whose change replaces
+// the volume.
+func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformName string, plan volumeModel, state *volumeModel, diags *diag.Diagnostics) path.Paths {
+	attrs := []plannedAttribute{
+		{key: platform.AttrVolumeSizeGB, path: path.Root("size_gb"), plan: plan.SizeGB},
+		{key: platform.AttrVolumeRegion, path: path.Root("region"), plan: plan.Region},
+		{key: platform.AttrVolumeLabels, path: path.Root("labels"), plan: plan.Labels},
+		// Replaces the volume by the schema: only acceptance is judged.
+		{key: platform.AttrVolumeFromSnapshotID, path: path.Root("from_snapshot_id"), plan: plan.FromSnapshotID},
 	}
-	if isSet(plan.Region) && !caps.VolumeRegions {
-		addUnsupportedError(diags, path.Root("region"), valueForMessage(plan.Region), platformName,
-			"this platform has no regions for volumes; remove region")
+	if state != nil {
+		attrs[0].prior, attrs[1].prior, attrs[2].prior = state.SizeGB, state.Region, state.Labels
 	}
-	if isSet(plan.FromSnapshotID) && !caps.VolumeRestore {
-		addUnsupportedError(diags, path.Root("from_snapshot_id"), valueForMessage(plan.FromSnapshotID), platformName,
-			"this platform cannot restore a volume from a snapshot; remove from_snapshot_id")
-	}
-	labelsCheckSupported(diags, plan.Labels, caps.VolumeLabels, platformName, "volumes",
-		" (find a volume by its name with the sbx_volume data source)")
+	decision := planAttributes(caps.Attributes, platformName, attrs, diags)
 	if state == nil {
-		return
+		return nil
 	}
-	if caps.VolumeSizes && caps.VolumeGrow && volumeKnownInts(plan.SizeGB, state.SizeGB) &&
+	if caps.InPlace(platform.AttrVolumeSizeGB) && volumeKnownInts(plan.SizeGB, state.SizeGB) &&
 		plan.SizeGB.ValueInt64() < state.SizeGB.ValueInt64() {
 		diags.AddAttributeError(path.Root("size_gb"), "Volumes cannot shrink",
 			fmt.Sprintf("size_gb = %d is smaller than the volume's current size of %d GB; %s volumes can only grow. "+
 				"Keep size_gb at %d or more, or replace the volume (terraform apply -replace) to start again smaller, losing its data.",
 				plan.SizeGB.ValueInt64(), state.SizeGB.ValueInt64(), platformName, state.SizeGB.ValueInt64()))
 	}
-	if caps.VolumeLabelsMutable && caps.VolumeLabelsNeedIdle && !mapsSame(plan.Labels, state.Labels) {
+	if caps.InPlace(platform.AttrVolumeLabels) && caps.VolumeLabelsNeedIdle && !mapsSame(plan.Labels, state.Labels) {
 		if attached := volumeAttachedFromTF(ctx, state.AttachedTo); len(attached) > 0 {
 			diags.AddAttributeError(path.Root("labels"), "Cannot relabel a mounted volume",
 				fmt.Sprintf("labels of volume %q cannot change while sandboxes mount it: %s relabels only a volume no sandbox uses. "+
@@ -84,18 +79,7 @@ func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformNa
 					state.Name.ValueString(), platformName, strings.Join(attached, ", ")))
 		}
 	}
-}
-
-// volumeReplacePaths lists the changed attributes the platform cannot change in place.
-func volumeReplacePaths(caps platform.Capabilities, plan, state volumeModel) path.Paths {
-	var out path.Paths
-	if !plan.SizeGB.Equal(state.SizeGB) && !caps.VolumeGrow {
-		out = append(out, path.Root("size_gb"))
-	}
-	if !mapsSame(plan.Labels, state.Labels) && !caps.VolumeLabelsMutable {
-		out = append(out, path.Root("labels"))
-	}
-	return out
+	return decision.replace
 }
 
 // volumeKnownInts reports whether every value is known and not null.

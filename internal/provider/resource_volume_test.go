@@ -32,10 +32,34 @@ func volumeTestAttached(ids ...string) types.List {
 	return types.ListValueMust(types.StringType, elems)
 }
 
+// Why the test tables refuse a volume attribute, worded as the platforms'
+// tables word it: the error must carry it.
+const (
+	volumeTestWhyDockerSize = "Docker volumes have no size (they grow with their content); remove size_gb"
+	volumeTestWhySize       = "volumes on this platform have no size; remove size_gb"
+	volumeTestWhyRegion     = "this platform has no regions for volumes; remove region"
+	volumeTestWhyRestore    = "this platform cannot restore a volume from a snapshot; remove from_snapshot_id"
+	volumeTestWhyLabels     = "volumes carry no labels on this platform; remove labels (find a volume by its name with the sbx_volume data source)"
+)
+
 func TestVolumeCheckPlan(t *testing.T) {
-	docker := platform.Capabilities{VolumeRestore: true, VolumeLabelsMutable: true, VolumeLabelsNeedIdle: true, VolumeLabels: true}
-	e2b := platform.Capabilities{}
-	fly := platform.Capabilities{VolumeSizes: true, VolumeGrow: true, VolumeRegions: true}
+	docker := platform.Capabilities{VolumeLabelsNeedIdle: true, Attributes: platform.Attributes{
+		platform.AttrVolumeSizeGB:         {Why: volumeTestWhyDockerSize},
+		platform.AttrVolumeRegion:         {Why: volumeTestWhyRegion},
+		platform.AttrVolumeLabels:         {Support: platform.InPlace},
+		platform.AttrVolumeFromSnapshotID: {Support: platform.Replace},
+	}}
+	e2b := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrVolumeSizeGB:         {Why: volumeTestWhySize},
+		platform.AttrVolumeRegion:         {Why: volumeTestWhyRegion},
+		platform.AttrVolumeLabels:         {Why: volumeTestWhyLabels},
+		platform.AttrVolumeFromSnapshotID: {Why: volumeTestWhyRestore},
+	}}
+	fly := platform.Capabilities{Attributes: platform.Attributes{
+		platform.AttrVolumeSizeGB:         {Support: platform.InPlace},
+		platform.AttrVolumeRegion:         {Support: platform.Replace},
+		platform.AttrVolumeFromSnapshotID: {Why: volumeTestWhyRestore},
+	}}
 	tests := []struct {
 		name     string
 		platform string
@@ -49,15 +73,18 @@ func TestVolumeCheckPlan(t *testing.T) {
 		{name: "size on docker", platform: "docker", caps: docker,
 			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
 			want: []string{"size_gb = 10", "docker", "Docker volumes have no size"}, path: path.Root("size_gb")},
-		{name: "size elsewhere without sizes", platform: "other", caps: platform.Capabilities{},
+		{name: "size elsewhere without sizes", platform: "other", caps: e2b,
 			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(3) },
-			want: []string{"size_gb = 3", "have no size"}, path: path.Root("size_gb")},
+			want: []string{"size_gb = 3", "other", "have no size"}, path: path.Root("size_gb")},
+		{name: "size where the table has no row", platform: "other", caps: platform.Capabilities{},
+			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(3) },
+			want: []string{"size_gb = 3", "other", "remove size_gb"}, path: path.Root("size_gb")},
 		{name: "region on docker", platform: "docker", caps: docker,
 			plan: func(m *volumeModel) { m.Region = types.StringValue("ord") },
 			want: []string{`region = "ord"`, "no regions"}, path: path.Root("region")},
 		{name: "restore unsupported", platform: "fly", caps: fly,
 			plan: func(m *volumeModel) { m.FromSnapshotID = types.StringValue("snap") },
-			want: []string{`from_snapshot_id = "snap"`}, path: path.Root("from_snapshot_id")},
+			want: []string{`from_snapshot_id = "snap"`, "cannot restore"}, path: path.Root("from_snapshot_id")},
 		{name: "grow", platform: "fly", caps: fly,
 			state: func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
 			plan:  func(m *volumeModel) { m.SizeGB = types.Int64Value(20) }},
@@ -100,29 +127,40 @@ func TestVolumeCheckPlan(t *testing.T) {
 	}
 }
 
+// TestVolumeReplacePaths: volumeCheckPlan returns the changed attributes
+// the table does not change in place.
 func TestVolumeReplacePaths(t *testing.T) {
+	row := func(key string, s platform.Support) platform.Capabilities {
+		return platform.Capabilities{Attributes: platform.Attributes{key: {Support: s}}}
+	}
 	tests := []struct {
 		name   string
 		caps   platform.Capabilities
 		change func(*volumeModel)
 		want   string
 	}{
-		{name: "labels in place", caps: platform.Capabilities{VolumeLabelsMutable: true},
+		{name: "labels in place", caps: row(platform.AttrVolumeLabels, platform.InPlace),
 			change: func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }},
-		{name: "labels replace when immutable", caps: platform.Capabilities{},
+		{name: "labels replace when immutable", caps: row(platform.AttrVolumeLabels, platform.Replace),
 			change: func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }, want: "labels"},
-		{name: "grow in place", caps: platform.Capabilities{VolumeSizes: true, VolumeGrow: true},
+		{name: "grow in place", caps: row(platform.AttrVolumeSizeGB, platform.InPlace),
 			change: func(m *volumeModel) { m.SizeGB = types.Int64Value(5) }},
-		{name: "size replaces without grow", caps: platform.Capabilities{VolumeSizes: true},
+		{name: "size replaces without grow", caps: row(platform.AttrVolumeSizeGB, platform.Replace),
 			change: func(m *volumeModel) { m.SizeGB = types.Int64Value(5) }, want: "size_gb"},
+		{name: "unchanged", caps: row(platform.AttrVolumeSizeGB, platform.Replace), change: func(*volumeModel) {}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			plan := volumeTestModel()
 			tt.change(&plan)
+			state := volumeTestModel()
+			var diags diag.Diagnostics
 			var names []string
-			for _, p := range volumeReplacePaths(tt.caps, plan, volumeTestModel()) {
+			for _, p := range volumeCheckPlan(context.Background(), tt.caps, "test", plan, &state, &diags) {
 				names = append(names, p.String())
+			}
+			if diags.HasError() {
+				t.Fatalf("unexpected errors: %v", diags)
 			}
 			if strings.Join(names, ",") != tt.want {
 				t.Errorf("replace paths = %v, want %q", names, tt.want)

@@ -9,33 +9,45 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
-// TestLifecycleSettingsAreNeverInert: every sandbox lifecycle setting a
-// built platform accepts gives a deadline, through a row of the retention
-// table that the setting replaces on that platform, counting from a moment
-// the provider records. No platform reports a box's last activity
-// (retention.Object.LastUsedAt is never filled in), so a setting whose
-// only rows count from it would be accepted and do nothing; a setting the
-// platform refuses must have no row that pretends to track it.
+// TestLifecycleSettingsAreNeverInert: every lifecycle setting a registered
+// platform accepts gives a deadline, through a row of its retention rules
+// that the setting replaces, counting from a moment the provider records.
+// No platform reports a box's last activity (retention.Object.LastUsedAt is
+// never filled in), so a setting whose only rows count from it would be
+// accepted and do nothing; a setting the platform refuses must have no row
+// that pretends to track it. A platform that enforces no deadline has no
+// enforced row, and one that does has no row it leaves to the provider.
 func TestLifecycleSettingsAreNeverInert(t *testing.T) {
 	e2bPlat, err := e2b.New(e2b.Config{APIKey: "e2b_test", APIURL: "http://127.0.0.1:1", Tier: e2b.TierPro})
 	if err != nil {
 		t.Fatal(err)
 	}
-	platforms := map[string]platform.Capabilities{
-		retention.Docker: (*docker.Platform)(nil).Capabilities(),
-		retention.E2B:    e2bPlat.Capabilities(),
+	capabilities := map[string]platform.Capabilities{
+		(*docker.Platform)(nil).Name(): (*docker.Platform)(nil).Capabilities(),
+		e2bPlat.Name():                 e2bPlat.Capabilities(),
 	}
-	for name, caps := range platforms {
-		accepted := map[retention.Setting]bool{
-			retention.SettingTimeout:          len(caps.OnTimeoutActions) > 0,
-			retention.SettingIdleTimeout:      caps.IdleTimeout,
-			retention.SettingAutoArchiveAfter: caps.AutoArchive,
-			retention.SettingAutoDeleteAfter:  caps.AutoDelete,
+	settings := []struct {
+		object  string
+		setting retention.Setting
+		attr    string
+	}{
+		{retention.Sandbox, retention.SettingTimeout, platform.AttrSandboxTimeout},
+		{retention.Sandbox, retention.SettingIdleTimeout, platform.AttrSandboxIdleTimeout},
+		{retention.Sandbox, retention.SettingAutoArchiveAfter, platform.AttrSandboxAutoArchiveAfter},
+		{retention.Sandbox, retention.SettingAutoDeleteAfter, platform.AttrSandboxAutoDeleteAfter},
+		{retention.Snapshot, retention.SettingTTL, platform.AttrSnapshotTTL},
+	}
+	for _, def := range Platforms() {
+		caps, ok := capabilities[def.Name]
+		if !ok {
+			t.Errorf("registered platform %s has no capabilities in this test: add them", def.Name)
+			continue
 		}
-		for setting, ok := range accepted {
+		rules := retention.NewTable(def.Retention).Rules()
+		for _, s := range settings {
 			var tracked, rows int
-			for _, r := range retention.Rules() {
-				if r.Platform != name || r.Object != retention.Sandbox || r.Setting != setting {
+			for _, r := range rules {
+				if r.Object != s.object || r.Setting != s.setting {
 					continue
 				}
 				rows++
@@ -43,15 +55,21 @@ func TestLifecycleSettingsAreNeverInert(t *testing.T) {
 					tracked++
 				}
 			}
+			accepted := caps.Accepts(s.attr)
 			switch {
-			case ok && tracked == 0:
-				t.Errorf("%s accepts %s, but no retention row gives it a deadline the provider can compute: it would be silently inert", name, setting)
-			case !ok && rows > 0:
-				t.Errorf("%s refuses %s, yet %d retention row(s) say it is tracked there", name, setting, rows)
+			case accepted && tracked == 0:
+				t.Errorf("%s accepts %s, but no retention row gives it a deadline the provider can compute: it would be silently inert", def.Name, s.attr)
+			case !accepted && rows > 0:
+				t.Errorf("%s refuses %s, yet %d retention row(s) say it is tracked there", def.Name, s.attr, rows)
+			}
+		}
+		for _, r := range rules {
+			if r.Enforced != caps.EnforcesDeadlines {
+				t.Errorf("%s row %s %s: Enforced = %v, but the platform's EnforcesDeadlines = %v", def.Name, r.Key, r.State, r.Enforced, caps.EnforcesDeadlines)
 			}
 		}
 	}
-	if caps := platforms[retention.Docker]; caps.IdleTimeout {
+	if caps := capabilities["docker"]; caps.Accepts(platform.AttrSandboxIdleTimeout) {
 		t.Error("Docker accepts idle_timeout: the engine reports no activity inside a box, so no idle deadline can be tracked")
 	}
 }

@@ -3,6 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -29,9 +32,12 @@ type retentionSettings struct {
 	clock      retention.Clock
 }
 
-// defaultRetentionSettings is the built-in table, a 72h warning and the wall clock.
+// defaultRetentionSettings is the registered platforms' table without
+// overrides, a 72h warning and the wall clock.
 func defaultRetentionSettings() retentionSettings {
-	return retentionSettings{warnBefore: defaultWarnBefore, clock: retention.SystemClock{}}
+	// No overrides: NewPolicy has nothing to refuse.
+	policy, _ := platform.RetentionTable(Platforms()).NewPolicy(nil)
+	return retentionSettings{policy: policy, warnBefore: defaultWarnBefore, clock: retention.SystemClock{}}
 }
 
 // orDefault fills in the defaults for a resource built without provider
@@ -55,10 +61,13 @@ func retentionFrom(providerDataValue any) retentionSettings {
 	return defaultRetentionSettings()
 }
 
-// retentionBlock is the provider's retention {} block: warn_before and one
-// override per rule key of the policy table, documented from the table
-// itself so the docs never disagree with it.
-func retentionBlock() schema.SingleNestedBlock {
+// retentionBlock is the provider's retention {} block for the platforms
+// defs: warn_before and one override per rule key of their retention
+// rows, documented from those rows so the docs never disagree with them.
+// A key no registered platform has is no attribute, so Terraform rejects
+// it at plan time.
+func retentionBlock(defs []platform.Definition) schema.SingleNestedBlock {
+	table := platform.RetentionTable(defs)
 	attrs := map[string]schema.Attribute{
 		"warn_before": schema.StringAttribute{
 			MarkdownDescription: "How long before a retention deadline `terraform plan` starts warning about a sandbox " +
@@ -67,9 +76,9 @@ func retentionBlock() schema.SingleNestedBlock {
 			Validators: []validator.String{retentionDurationValidator{}},
 		},
 	}
-	for _, key := range retention.Keys() {
+	for _, key := range table.Keys() {
 		attrs[key] = schema.StringAttribute{
-			MarkdownDescription: retentionKeyDescription(key),
+			MarkdownDescription: retentionKeyDescription(table, key),
 			Optional:            true,
 			Validators:          []validator.String{retentionDurationValidator{}},
 		}
@@ -77,19 +86,17 @@ func retentionBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Retention deadlines: when plans warn, and overrides of the built-in policy table " +
 			"(platforms change these windows; an override follows them without a provider release). Each override " +
-			"is a duration such as `720h` or `30d` replacing the window of every row with that key; `0` removes the deadline.",
+			"is a duration such as `720h` or `30d` replacing the window of every row with that key; `0` removes the deadline. " +
+			"An override of a key the configured platform has no rule for would change nothing, so it is an error.",
 		Attributes: attrs,
 	}
 }
 
-// retentionKeyDescription lists the table rows of shipped platforms an
-// override key replaces: platform, object and state, the default window and
-// what happens then. A key only platforms still to come have (rows kept in
-// the table for them) says it changes no deadline yet: it stays accepted,
-// like a key of a shipped platform other than the configured one.
-func retentionKeyDescription(key string) string {
+// retentionKeyDescription lists the rows an override key replaces:
+// platform, object and state, the default window and what happens then.
+func retentionKeyDescription(table retention.Table, key string) string {
 	var rows []string
-	for _, r := range retention.ShippedRules() {
+	for _, r := range table.Rules() {
 		if r.Key != key {
 			continue
 		}
@@ -103,59 +110,79 @@ func retentionKeyDescription(key string) string {
 		}
 		rows = append(rows, fmt.Sprintf("%s %s %s (%s, then %s%s)", r.Platform, r.State, r.Object, window, r.Action, enforced))
 	}
-	if len(rows) == 0 {
-		return fmt.Sprintf("Override of the `%s` retention window, a duration such as `720h` or `30d`. No shipped "+
-			"platform (%s) has a rule with this key yet: the value is accepted and changes no deadline.",
-			key, strings.Join(retention.Shipped(), ", "))
-	}
 	return fmt.Sprintf("Override of the `%s` retention window, a duration such as `720h` or `30d`. Replaces: %s.",
 		key, strings.Join(rows, "; "))
 }
 
-// retentionTiered is a platform whose account tier changes the built-in
-// policy table (E2B Pro runs boxes for 24 h instead of Base's 1 h).
-type retentionTiered interface {
-	Tier() string
-}
-
-// retentionTierDefaults are the overrides the configured platform's tier
-// implies; nil for platforms without tiers.
-func retentionTierDefaults(plat platform.Platform) map[string]time.Duration {
-	tiered, ok := plat.(retentionTiered)
-	if plat == nil || !ok {
-		return nil
-	}
-	return retention.TierOverrides(plat.Name(), tiered.Tier())
-}
-
-// retentionFromConfig reads the retention {} block (null: all defaults) on
-// top of the platform's tier defaults: the user's overrides win over the
-// tier's, which win over the built-in table. plat may be nil (no tier).
-// Unknown values are errors: the provider needs them to plan.
-func retentionFromConfig(block types.Object, clock retention.Clock, plat platform.Platform) (retentionSettings, diag.Diagnostics) {
+// retentionFromConfig reads the retention {} block (null: all defaults)
+// for the configured platform def, on top of the overrides its account
+// tier implies (def.TierOverrides(tier); tier is the block's tier setting,
+// "" when it has none): the user's overrides win over the tier's, which win
+// over def's rows. An override of a key def has no rule for is an error
+// naming it and def's keys. Unknown values are errors: the provider needs
+// them to plan.
+func retentionFromConfig(block types.Object, clock retention.Clock, def platform.Definition, tier string) (retentionSettings, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := retentionSettings{warnBefore: defaultWarnBefore, clock: clock}
-	overrides := map[string]time.Duration{}
-	for k, v := range retentionTierDefaults(plat) {
-		overrides[k] = v
-	}
+	table := retention.NewTable(def.Retention)
+	user := map[string]time.Duration{}
 	if !block.IsNull() {
-		retentionReadBlock(block, &out, overrides, &diags)
+		retentionReadBlock(block, &out, user, &diags)
 	}
 	if diags.HasError() {
 		return out, diags
 	}
-	policy, err := retention.NewPolicy(overrides)
+	retentionCheckKeys(def, table, user, &diags)
+	if diags.HasError() {
+		return out, diags
+	}
+	overrides := map[string]time.Duration{}
+	if def.TierOverrides != nil {
+		maps.Copy(overrides, def.TierOverrides(tier))
+	}
+	maps.Copy(overrides, user)
+	policy, err := table.NewPolicy(overrides)
 	if err != nil {
-		diags.AddAttributeError(path.Root("retention"), "Invalid retention override", err.Error())
+		// The user's keys are checked above and their values parsed: what is
+		// left is the platform's tier defaults.
+		diags.AddError("Invalid retention defaults of "+def.Name+" tier "+strconv.Quote(tier),
+			err.Error()+". This is a bug in the provider; please report it.")
 		return out, diags
 	}
 	out.policy = policy
 	return out, diags
 }
 
+// retentionCheckKeys reports every override whose key no rule of def has:
+// the value would change no deadline on the platform configured.
+func retentionCheckKeys(def platform.Definition, table retention.Table, overrides map[string]time.Duration, diags *diag.Diagnostics) {
+	valid := table.Keys()
+	names := make([]string, 0, len(overrides))
+	for name := range overrides {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same diagnostics, in the same order, every run
+	for _, name := range names {
+		if slices.Contains(valid, name) {
+			continue
+		}
+		title := def.Title
+		if title == "" {
+			title = "the platform"
+		}
+		keys := title + " has no rules"
+		if len(valid) > 0 {
+			keys = "The keys of " + title + "'s rules are " + strings.Join(valid, ", ")
+		}
+		diags.AddAttributeError(path.Root("retention").AtName(name), "Retention override changes nothing on "+title,
+			fmt.Sprintf("retention.%s overrides the %s rule, which %s does not have, so it would change no deadline. "+
+				"%s. Remove it, or set it in the provider configuration of a platform with that rule.",
+				name, name, title, keys))
+	}
+}
+
 // retentionReadBlock reads warn_before into out and every set override into
-// overrides, replacing any tier default of the same key.
+// overrides.
 func retentionReadBlock(block types.Object, out *retentionSettings, overrides map[string]time.Duration, diags *diag.Diagnostics) {
 	for name, v := range block.Attributes() {
 		s, ok := v.(types.String)

@@ -2,29 +2,41 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
+// retentionTestDef is the registered platform called name.
+func retentionTestDef(t *testing.T, name string) platform.Definition {
+	t.Helper()
+	for _, d := range Platforms() {
+		if d.Name == name {
+			return d
+		}
+	}
+	t.Fatalf("no registered platform %q", name)
+	return platform.Definition{}
+}
+
 // retentionTestBlock is a retention {} block value with the given settings
-// and every other attribute null.
+// and every other attribute null, as the registered platforms' schema has it.
 func retentionTestBlock(t *testing.T, set map[string]types.String) types.Object {
 	t.Helper()
 	attrTypes := map[string]attr.Type{"warn_before": types.StringType}
 	vals := map[string]attr.Value{"warn_before": types.StringNull()}
-	for _, k := range retention.Keys() {
+	for _, k := range platform.RetentionTable(Platforms()).Keys() {
 		attrTypes[k] = types.StringType
 		vals[k] = types.StringNull()
 	}
@@ -39,7 +51,8 @@ func retentionTestBlock(t *testing.T, set map[string]types.String) types.Object 
 
 func TestRetentionFromConfig(t *testing.T) {
 	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	paused := retention.Object{Platform: retention.Docker, Kind: retention.Sandbox, State: retention.StatePaused,
+	docker := retentionTestDef(t, "docker")
+	paused := retention.Object{Platform: docker.Name, Kind: retention.Sandbox, State: retention.StatePaused,
 		StateSince: clock.Now()}
 	tests := []struct {
 		name        string
@@ -63,10 +76,14 @@ func TestRetentionFromConfig(t *testing.T) {
 			wantErr: `retention.paused_sandbox = "-1h": must not be negative`},
 		{name: "unknown override", block: retentionTestBlock(t, map[string]types.String{"stopped_sandbox": types.StringUnknown()}),
 			wantErr: "retention.stopped_sandbox depends on a value known only after apply"},
+		{name: "a key only another platform has", block: retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("12h")}),
+			wantErr: "retention.max_runtime overrides the max_runtime rule, which Docker does not have, so it would change no deadline. " +
+				"The keys of Docker's rules are auto_delete, filesystem_snapshot, paused_sandbox, running_sandbox, stopped_sandbox, volume_snapshot. " +
+				"Remove it, or set it in the provider configuration of a platform with that rule."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, diags := retentionFromConfig(tt.block, clock, nil)
+			got, diags := retentionFromConfig(tt.block, clock, docker, "")
 			if tt.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tt.wantErr) {
 					t.Fatalf("want error containing %q, got %v", tt.wantErr, diags)
@@ -121,41 +138,28 @@ func TestRetentionDurationValidator(t *testing.T) {
 	}
 }
 
-// TestRetentionBlockSchema: one described attribute per rule key; each
-// description lists every row of that key of a shipped platform with its
-// default, and no row of a platform not shipped yet. A key only coming
-// platforms have says it changes no deadline yet.
+// TestRetentionBlockSchema: one described attribute per rule key of the
+// registered platforms, and no other; each description lists every row of
+// that key with its default.
 func TestRetentionBlockSchema(t *testing.T) {
-	var resp provider.SchemaResponse
-	(&sbxProvider{}).Schema(context.Background(), provider.SchemaRequest{}, &resp)
-	block, ok := resp.Schema.Blocks["retention"]
-	if !ok {
-		t.Fatal("provider schema has no retention block")
-	}
-	attrs := block.GetNestedObject().GetAttributes()
+	defs := Platforms()
+	table := platform.RetentionTable(defs)
+	attrs := retentionBlock(defs).Attributes
 	if _, ok := attrs["warn_before"]; !ok {
 		t.Error("retention block lacks warn_before")
 	}
-	for _, key := range retention.Keys() {
+	for _, key := range table.Keys() {
 		a, ok := attrs[key]
 		if !ok {
 			t.Errorf("retention block lacks %s", key)
 			continue
 		}
 		desc := a.GetMarkdownDescription()
-		shippedRows := 0
-		for _, r := range retention.Rules() {
+		for _, r := range table.Rules() {
 			if r.Key != key {
 				continue
 			}
 			row := r.Platform + " " + r.State + " " + r.Object
-			if !retention.IsShipped(r.Platform) {
-				if strings.Contains(desc, r.Platform) {
-					t.Errorf("%s: description %q names %s, which is not shipped", key, desc, r.Platform)
-				}
-				continue
-			}
-			shippedRows++
 			if !strings.Contains(desc, row) {
 				t.Errorf("%s: description %q does not list %q", key, desc, row)
 			}
@@ -163,33 +167,69 @@ func TestRetentionBlockSchema(t *testing.T) {
 				t.Errorf("%s: description %q lacks the default %s of %s", key, desc, retentionHumanDuration(r.Window), row)
 			}
 		}
-		noRule := strings.Contains(desc, "No shipped platform (docker, e2b) has a rule with this key yet: "+
-			"the value is accepted and changes no deadline.")
-		if noRule != (shippedRows == 0) {
-			t.Errorf("%s: %d rows of shipped platforms, but the description says %q", key, shippedRows, desc)
+	}
+	if len(attrs) != len(table.Keys())+1 {
+		t.Errorf("retention block has %d attributes, want %d rule keys + warn_before", len(attrs), len(table.Keys()))
+	}
+	// The keys only platforms still to come have are no attributes:
+	// Terraform rejects them at plan time instead of accepting a value
+	// that changes nothing.
+	for _, key := range []string{"archived_sandbox", "idle_sandbox", "unused_template"} {
+		if _, ok := attrs[key]; ok {
+			t.Errorf("retention block has %s, which no registered platform has a rule for", key)
 		}
 	}
-	for _, key := range []string{"archived_sandbox", "idle_sandbox", "unused_snapshot"} {
-		if desc := attrs[key].GetMarkdownDescription(); strings.Contains(desc, "Replaces:") {
-			t.Errorf("%s applies to no shipped platform, but its description offers it as replacing a rule: %q", key, desc)
+	for _, r := range retention.Upcoming {
+		for key, a := range attrs {
+			if strings.Contains(a.GetMarkdownDescription(), r.Platform) {
+				t.Errorf("%s: description names %s, which is not registered", key, r.Platform)
+			}
 		}
 	}
-	if len(attrs) != len(retention.Keys())+1 {
-		t.Errorf("retention block has %d attributes, want %d rule keys + warn_before", len(attrs), len(retention.Keys()))
+
+	// The block follows the platforms given: Docker alone has no max_runtime.
+	only := retentionBlock([]platform.Definition{retentionTestDef(t, "docker")}).Attributes
+	if _, ok := only["max_runtime"]; ok {
+		t.Error("a provider of Docker alone offers max_runtime")
+	}
+	if _, ok := only["auto_delete"]; !ok {
+		t.Error("a provider of Docker alone lacks auto_delete")
 	}
 }
 
-// TestRetentionShippedPlatformNames: the platforms the provider configures
-// are the retention package's shipped platforms, under the same names, so
-// the guide and the descriptions show the rows of exactly those platforms.
-func TestRetentionShippedPlatformNames(t *testing.T) {
-	e, err := e2b.New(e2b.Config{APIKey: "k", Tier: e2b.TierBase})
-	if err != nil {
-		t.Fatal(err)
+// TestRetentionRegisteredRules: the rows of every registered platform are
+// well formed and declared under that platform's name, and the override
+// keys (user-facing names) are stable.
+func TestRetentionRegisteredRules(t *testing.T) {
+	table := platform.RetentionTable(Platforms())
+	if err := table.Check(); err != nil {
+		t.Error(err)
 	}
-	names := []string{(&docker.Platform{}).Name(), e.Name()}
-	if got, want := strings.Join(names, " "), strings.Join(retention.Shipped(), " "); got != want {
-		t.Errorf("the provider's platforms are %q, retention.Shipped() is %q", got, want)
+	for _, d := range Platforms() {
+		if len(d.Retention) == 0 {
+			t.Errorf("%s registers no retention rules", d.Name)
+		}
+		for _, r := range d.Retention {
+			if r.Platform != d.Name {
+				t.Errorf("%s registers a row of %q (%s)", d.Name, r.Platform, r.Key)
+			}
+		}
+		if d.TierOverrides == nil {
+			continue
+		}
+		tiers := []string{""}
+		if s, ok := d.Setting("tier"); ok {
+			tiers = append(tiers, s.OneOf...)
+		}
+		for _, tier := range tiers {
+			if _, err := retention.NewTable(d.Retention).NewPolicy(d.TierOverrides(tier)); err != nil {
+				t.Errorf("%s tier %q: %v", d.Name, tier, err)
+			}
+		}
+	}
+	want := "[auto_delete filesystem_snapshot max_runtime memory_snapshot paused_sandbox running_sandbox stopped_sandbox volume_snapshot]"
+	if got := fmt.Sprint(table.Keys()); got != want {
+		t.Errorf("Keys() = %s, want %s (keys are user-facing override names: renaming one breaks configurations)", got, want)
 	}
 }
 
@@ -223,40 +263,34 @@ func TestNewWithClock(t *testing.T) {
 }
 
 // The platform's tier sits under the user's overrides: E2B Pro lifts the
-// max_runtime cap to 24 h, Base keeps 1 h, and a user's max_runtime wins
-// over either.
+// max_runtime cap to 24 h, Base (or no tier) keeps 1 h, and a user's
+// max_runtime wins over either.
 func TestRetentionFromConfigTierDefaults(t *testing.T) {
 	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	started := clock.Now()
-	box := retention.Object{Platform: retention.E2B, Kind: retention.Sandbox, State: retention.StateRunning,
+	e2bDef := retentionTestDef(t, "e2b")
+	box := retention.Object{Platform: e2bDef.Name, Kind: retention.Sandbox, State: retention.StateRunning,
 		StartedAt: started, Timeout: 20 * time.Hour}
-	e2bOn := func(tier string) platform.Platform {
-		p, err := e2b.New(e2b.Config{APIKey: "k", Tier: tier})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	nullBlock := types.ObjectNull(retentionTestBlock(t, nil).AttributeTypes(context.Background()))
 	tests := []struct {
 		name     string
-		plat     platform.Platform
+		tier     string
 		block    types.Object
 		wantIn   time.Duration
 		wantRule string
 	}{
-		{"e2b base: 1 h cap", e2bOn(e2b.TierBase), nullBlock, time.Hour, "max_runtime"},
-		{"e2b pro: the box's own timeout", e2bOn(e2b.TierPro), nullBlock, 20 * time.Hour, "running_sandbox"},
-		{"e2b pro, empty block", e2bOn(e2b.TierPro), retentionTestBlock(t, nil), 20 * time.Hour, "running_sandbox"},
-		{"e2b pro, user override wins", e2bOn(e2b.TierPro),
+		{"e2b base: 1 h cap", e2b.TierBase, nullBlock, time.Hour, "max_runtime"},
+		{"e2b, no tier: base", "", nullBlock, time.Hour, "max_runtime"},
+		{"e2b pro: the box's own timeout", e2b.TierPro, nullBlock, 20 * time.Hour, "running_sandbox"},
+		{"e2b pro, empty block", e2b.TierPro, retentionTestBlock(t, nil), 20 * time.Hour, "running_sandbox"},
+		{"e2b pro, user override wins", e2b.TierPro,
 			retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("2h")}), 2 * time.Hour, "max_runtime"},
-		{"e2b base, user override wins", e2bOn(e2b.TierBase),
+		{"e2b base, user override wins", e2b.TierBase,
 			retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("30h")}), 20 * time.Hour, "running_sandbox"},
-		{"no platform: table", nil, nullBlock, time.Hour, "max_runtime"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, diags := retentionFromConfig(tt.block, clock, tt.plat)
+			got, diags := retentionFromConfig(tt.block, clock, e2bDef, tt.tier)
 			if diags.HasError() {
 				t.Fatalf("unexpected error: %v", diags)
 			}
@@ -268,5 +302,81 @@ func TestRetentionFromConfigTierDefaults(t *testing.T) {
 				t.Errorf("deadline = %s (%s), want %s (%s)", d.At, d.Rule, want, tt.wantRule)
 			}
 		})
+	}
+}
+
+// TestRetentionFromConfigPlatformOnly: the policy holds the configured
+// platform's rows only, and a key only another platform has is an error on
+// its attribute, naming the platform's keys; the tier defaults of a
+// platform never make that error.
+func TestRetentionFromConfigPlatformOnly(t *testing.T) {
+	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	e2bDef := retentionTestDef(t, "e2b")
+	got, diags := retentionFromConfig(retentionTestBlock(t, map[string]types.String{"paused_sandbox": types.StringValue("1h")}), clock, e2bDef, e2b.TierPro)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if got := fmt.Sprint(got.policy.Table().Platforms()); got != "[e2b]" {
+		t.Errorf("the policy holds rows of %s, want [e2b]", got)
+	}
+	docker := retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StatePaused, StateSince: clock.Now()}
+	if d, ok := got.policy.Deadline(docker, clock.Now()); ok {
+		t.Errorf("a Docker box got a deadline from an E2B configuration: %+v", d)
+	}
+
+	_, diags = retentionFromConfig(retentionTestBlock(t, map[string]types.String{
+		"auto_delete": types.StringValue("1h"), "volume_snapshot": types.StringValue("1d"), "paused_sandbox": types.StringValue("1h"),
+	}), clock, e2bDef, "")
+	if diags.ErrorsCount() != 2 {
+		t.Fatalf("want one error per key E2B has no rule for (auto_delete, volume_snapshot), got %v", diags)
+	}
+	for i, key := range []string{"auto_delete", "volume_snapshot"} {
+		e, ok := diags.Errors()[i].(diag.DiagnosticWithPath)
+		if !ok || !e.Path().Equal(path.Root("retention").AtName(key)) {
+			t.Errorf("error %d is not on retention.%s: %v", i, key, diags.Errors()[i])
+			continue
+		}
+		for _, want := range []string{"Retention override changes nothing on E2B", "retention." + key + " overrides the " + key + " rule, which E2B does not have",
+			"The keys of E2B's rules are filesystem_snapshot, max_runtime, memory_snapshot, paused_sandbox, running_sandbox, stopped_sandbox."} {
+			if !strings.Contains(e.Summary()+" "+e.Detail(), want) {
+				t.Errorf("error %q: %q lacks %q", e.Summary(), e.Detail(), want)
+			}
+		}
+	}
+
+	// A platform without rules takes no override, and says so.
+	_, diags = retentionFromConfig(retentionTestBlock(t, map[string]types.String{"paused_sandbox": types.StringValue("1h")}), clock,
+		platform.Definition{Name: "bare", Title: "Bare"}, "")
+	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), "Bare has no rules") {
+		t.Errorf("a platform without rules: %v", diags)
+	}
+
+	// Tier defaults naming a key the platform lacks are the platform's bug,
+	// reported as such rather than blamed on the user's block.
+	broken := e2bDef
+	broken.TierOverrides = func(string) map[string]time.Duration { return map[string]time.Duration{"nope": time.Hour} }
+	_, diags = retentionFromConfig(types.ObjectNull(retentionTestBlock(t, nil).AttributeTypes(context.Background())), clock, broken, "")
+	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), `unknown retention override "nope"`) {
+		t.Errorf("broken tier defaults: %v", diags)
+	}
+}
+
+// TestDefaultRetentionSettings: without provider data, deadlines follow
+// the registered platforms' rows, with no overrides.
+func TestDefaultRetentionSettings(t *testing.T) {
+	s := retentionFrom(nil)
+	if s.warnBefore != defaultWarnBefore || s.clock != (retention.SystemClock{}) {
+		t.Errorf("defaults: %+v", s)
+	}
+	if got, want := fmt.Sprint(s.policy.Table().Rules()), fmt.Sprint(platform.RetentionTable(Platforms()).Rules()); got != want {
+		t.Errorf("default policy rows = %s, want the registered platforms' %s", got, want)
+	}
+	started := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d, ok := s.policy.Deadline(retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: started}, started)
+	if !ok || !d.At.Equal(started.Add(5*time.Minute)) {
+		t.Errorf("an E2B box without a timeout: %+v %v, want the 5m the provider sends", d, ok)
+	}
+	if (retentionSettings{}).orDefault().clock == nil {
+		t.Error("orDefault left the clock unset")
 	}
 }

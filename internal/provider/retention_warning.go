@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -60,14 +61,10 @@ func retentionDeadlineFromState(platformName string, f retentionFields) (retenti
 	}, true
 }
 
-// retentionRuleEnforced says whether the platform itself acts on a rule.
+// retentionRuleEnforced says whether the platform itself acts on a rule,
+// by the rows of the registered platforms (Platforms).
 func retentionRuleEnforced(platformName, key string) bool {
-	for _, r := range retention.Rules() {
-		if r.Platform == platformName && r.Key == key {
-			return r.Enforced
-		}
-	}
-	return false
+	return platform.RetentionTable(Platforms()).Enforced(platformName, key)
 }
 
 // retentionWarning is the plan warning for a deadline within warnBefore of

@@ -110,3 +110,25 @@ func TestAddGoneOrExpiredWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestRetentionRuleEnforced: whether a recorded rule is enforced comes from
+// the registered platform's row.
+func TestRetentionRuleEnforced(t *testing.T) {
+	for _, c := range []struct {
+		platform, key string
+		want          bool
+	}{
+		{"e2b", "running_sandbox", true}, {"e2b", "max_runtime", true},
+		{"docker", "running_sandbox", false}, {"docker", "paused_sandbox", false},
+		{"e2b", "auto_delete", false}, {"fly", "volume_snapshot", false}, {"", "", false},
+	} {
+		if got := retentionRuleEnforced(c.platform, c.key); got != c.want {
+			t.Errorf("retentionRuleEnforced(%q, %q) = %v, want %v", c.platform, c.key, got, c.want)
+		}
+	}
+	d, ok := retentionDeadlineFromState("e2b", retentionFields{ExpiresAt: types.StringValue("2026-03-01T10:00:00Z"),
+		Rule: types.StringValue("running_sandbox"), Action: types.StringValue("kill")})
+	if !ok || !d.Enforced || d.Rule != "running_sandbox" || d.Action != retention.ActionKill {
+		t.Errorf("deadline from state: %+v %v", d, ok)
+	}
+}

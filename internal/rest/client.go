@@ -144,6 +144,10 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// CloseIdleConnections closes the connections the client keeps open for
+// the next request; the client still works after it (it dials anew).
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
 // sameHostRedirects returns a copy of hc (or a pooled client) that stops at a
 // redirect to another host: net/http forwards custom headers such as X-API-Key
 // across hosts, so following one would hand the credential to a third party.

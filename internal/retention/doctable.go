@@ -11,42 +11,27 @@ import (
 // The generated retention table sits between these two lines in a document
 // (the retention guide's template); everything outside them is hand-written.
 const (
-	DocTableBegin = "<!-- BEGIN GENERATED RETENTION TABLE: `make docs` rewrites this part from internal/retention -->"
+	DocTableBegin = "<!-- BEGIN GENERATED RETENTION TABLE: `make docs` rewrites this part from the registered platforms' retention rules -->"
 	DocTableEnd   = "<!-- END GENERATED RETENTION TABLE -->"
 )
 
-// docTitles is the display name of each platform's section. A shipped
-// platform without one is an error, so a platform cannot ship undocumented.
-var docTitles = map[string]string{
-	Docker:  "Docker (local)",
-	E2B:     "E2B",
-	Daytona: "Daytona",
-	Fly:     "Fly.io",
-	Modal:   "Modal",
-}
-
-// WriteDocTable writes the built-in policy table as Markdown: one section
-// per shipped platform (Shipped, in its order), one row per rule, in table
-// order; rows of platforms not shipped yet are left out. After the sections
-// it names the override keys that apply to no shipped platform. It is
-// generated so the documentation can never disagree with the code.
-func WriteDocTable(w io.Writer) error {
+// WriteDoc writes the table as Markdown: one section per platform, in the
+// table's order (Platforms), headed by its title, one row per rule in
+// table order. titles maps each platform's name to its section title
+// (platform.Definition.Title); a platform without one is an error, so a
+// platform cannot ship undocumented. The guide is generated from the
+// registered platforms' table, so it can never disagree with the code.
+func (t Table) WriteDoc(w io.Writer, titles map[string]string) error {
 	var b bytes.Buffer
-	for i, p := range Shipped() {
-		title, ok := docTitles[p]
-		if !ok {
-			return fmt.Errorf("shipped platform %q has no section title", p)
+	for i, p := range t.Platforms() {
+		title := titles[p]
+		if title == "" {
+			return fmt.Errorf("platform %q has no section title", p)
 		}
-		var rows []Rule
+		rows := t.Only(p).rules
 		enforced := false
-		for _, r := range table {
-			if r.Platform == p {
-				rows = append(rows, r)
-				enforced = enforced || r.Enforced
-			}
-		}
-		if len(rows) == 0 {
-			continue
+		for _, r := range rows {
+			enforced = enforced || r.Enforced
 		}
 		if i > 0 {
 			b.WriteString("\n")
@@ -69,22 +54,14 @@ func WriteDocTable(w io.Writer) error {
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
 	}
-	if keys := UnshippedKeys(); len(keys) > 0 {
-		quoted := make([]string, len(keys))
-		for i, k := range keys {
-			quoted[i] = "`" + k + "`"
-		}
-		b.WriteString("\nNo shipped platform has a rule for " + docList(quoted, "or") + " yet: the `retention {}` block " +
-			"accepts these keys, but they change no deadline on " + docList(docShippedTitles(), "or") + ".\n")
-	}
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
-// ReplaceDocTable returns doc with the text between DocTableBegin and
-// DocTableEnd replaced by the generated table. Both markers must appear
-// once, in order, each on its own line.
-func ReplaceDocTable(doc []byte) ([]byte, error) {
+// ReplaceDoc returns doc with the text between DocTableBegin and
+// DocTableEnd replaced by the table as WriteDoc writes it. Both markers
+// must appear once, in order, each on its own line.
+func (t Table) ReplaceDoc(doc []byte, titles map[string]string) ([]byte, error) {
 	s := string(doc)
 	if n := strings.Count(s, DocTableBegin); n != 1 {
 		return nil, fmt.Errorf("want the begin marker %q exactly once, found it %d times", DocTableBegin, n)
@@ -97,11 +74,11 @@ func ReplaceDocTable(doc []byte) ([]byte, error) {
 	if end < begin {
 		return nil, fmt.Errorf("the end marker comes before the begin marker")
 	}
-	var table bytes.Buffer
-	if err := WriteDocTable(&table); err != nil {
+	var gen bytes.Buffer
+	if err := t.WriteDoc(&gen, titles); err != nil {
 		return nil, err
 	}
-	return []byte(s[:begin] + "\n\n" + table.String() + "\n" + s[end:]), nil
+	return []byte(s[:begin] + "\n\n" + gen.String() + "\n" + s[end:]), nil
 }
 
 // docDuration renders a window the way the table's sources speak of it:
@@ -188,24 +165,6 @@ func docSource(r Rule) string {
 		return r.Source
 	}
 	return r.Source + ". Note: " + r.Note
-}
-
-// docList joins words as prose with a conjunction: "a", "a or b", "a, b or c".
-func docList(words []string, conj string) string {
-	if len(words) <= 1 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
-}
-
-// docShippedTitles names the shipped platforms as people do ("Docker", not
-// the section title "Docker (local)").
-func docShippedTitles() []string {
-	out := make([]string, 0, len(shipped))
-	for _, p := range shipped {
-		out = append(out, strings.TrimSuffix(docTitles[p], " (local)"))
-	}
-	return out
 }
 
 // docCell keeps a value inside its Markdown table cell, and out of the

@@ -28,12 +28,14 @@ func TestDocDuration(t *testing.T) {
 	}
 }
 
-// TestWriteDocTable checks that every rule of a shipped platform appears as
-// a row with its key, window, action and source, under its platform's
-// heading, and that rows of platforms not shipped yet do not.
-func TestWriteDocTable(t *testing.T) {
+var testTitles = map[string]string{"tracked": "Tracked (local)", "enforced": "Enforced"}
+
+// TestWriteDoc checks that every rule appears as a row with its key,
+// window, action and source, under its platform's heading, in the table's
+// order, and nothing else does.
+func TestWriteDoc(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteDocTable(&b); err != nil {
+	if err := testTable().WriteDoc(&b, testTitles); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -43,64 +45,56 @@ func TestWriteDocTable(t *testing.T) {
 			rows++
 		}
 	}
-	if want := len(ShippedRules()); rows != want {
-		t.Errorf("%d rows, want one per rule of a shipped platform (%d)", rows, want)
+	if want := len(testTable().Rules()); rows != want {
+		t.Errorf("%d rows, want one per rule (%d)", rows, want)
 	}
 	for _, want := range []string{
-		"### Docker (local)", "### E2B",
-		"Tracked, not enforced",
-		"| `running_sandbox` | sandbox | running | 5m | last start or resume | kill (or `on_timeout`) | `timeout`: 1s to 1d, default 5m; the deadline the platform reports wins |",
-		"| `max_runtime` | sandbox | running | 1h | last start or resume | kill (or `on_timeout`) | no setting; at most 1d (account tier) |",
+		"### Tracked (local)\n\nTracked, not enforced",
+		"\n### Enforced\n\n| key |",
+		"| `running_sandbox` | sandbox | running | 5m | last start or resume | kill (or `on_timeout`) | `timeout`: 1s to 1d; the deadline the platform reports wins | enforced: timeout |",
+		"| `max_runtime` | sandbox | running | 1h | last start or resume | kill (or `on_timeout`) | no setting; at most 1d (account tier) | enforced: runtime cap |",
 		"| `running_sandbox` | sandbox | running | none unless `timeout` is set | last start or resume | kill (or `on_timeout`) | `timeout` |",
-		"| `auto_delete` | sandbox | stopped | none unless `auto_delete_after` is set | entering the state | delete | `auto_delete_after` |",
 		"| `paused_sandbox` | sandbox | paused | none (an override sets one) |",
-		"No shipped platform has a rule for `archived_sandbox`, `idle_sandbox` or `unused_snapshot` yet: " +
-			"the `retention {}` block accepts these keys, but they change no deadline on Docker or E2B.",
+		"| `old_template` | template | ready | none (an override sets one) | creation | delete | — |",
+		"| `unused_template` | template | ready | 14d | last activity | deactivate | — | enforced: unused templates |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q\n%s", want, out)
 		}
 	}
-	// Rows of platforms still to come stay in the code table, out of the guide.
-	for _, unwanted := range []string{
-		"### Daytona", "### Fly.io", "### Modal", "Daytona", "Fly", "Modal", "modal.com",
-		"| `stopped_sandbox` | sandbox | stopped | 7d |", "| `volume_snapshot` | snapshot | volume | 5d |",
-		"| `archived_sandbox` |", "| `idle_sandbox` |", "| `unused_snapshot` |",
-	} {
-		if strings.Contains(out, unwanted) {
-			t.Errorf("table holds %q, which only a platform not shipped yet has\n%s", unwanted, out)
-		}
+	if strings.Index(out, "### Tracked") > strings.Index(out, "### Enforced") {
+		t.Error("sections are not in the table's platform order")
 	}
-	// Only Docker's section says its deadlines are not enforced.
+	// Only the tracked platform's section says its deadlines are not enforced.
 	if n := strings.Count(out, "Tracked, not enforced"); n != 1 {
-		t.Errorf("%d sections say tracked-not-enforced, want 1 (Docker)", n)
+		t.Errorf("%d sections say tracked-not-enforced, want 1", n)
 	}
 	if strings.Contains(out, "{{") {
 		t.Error("the table holds template syntax; tfplugindocs would try to run it")
 	}
-}
 
-// TestWriteDocTableShippedWithoutTitle: a platform cannot ship without a
-// section title in the guide.
-func TestWriteDocTableShippedWithoutTitle(t *testing.T) {
-	saved := shipped
-	t.Cleanup(func() { shipped = saved })
-	shipped = []string{Docker, "nowhere"}
-	if err := WriteDocTable(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `"nowhere"`) {
-		t.Errorf("err = %v, want one naming the platform without a title", err)
+	// One platform's table shows that platform only.
+	b.Reset()
+	if err := testTable().Only("enforced").WriteDoc(&b, testTitles); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Tracked") || !strings.HasPrefix(b.String(), "### Enforced\n") {
+		t.Errorf("Only(enforced) wrote\n%s", b.String())
+	}
+
+	// No platforms, no sections.
+	b.Reset()
+	if err := (Table{}).WriteDoc(&b, nil); err != nil || b.Len() != 0 {
+		t.Errorf("empty table: %q, %v", b.String(), err)
 	}
 }
 
-func TestDocList(t *testing.T) {
-	for _, c := range []struct {
-		in   []string
-		want string
-	}{
-		{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"},
-	} {
-		if got := docList(c.in, "or"); got != c.want {
-			t.Errorf("docList(%q) = %q, want %q", c.in, got, c.want)
-		}
+// TestWriteDocWithoutTitle: a platform cannot be documented without a
+// section title.
+func TestWriteDocWithoutTitle(t *testing.T) {
+	err := testTable().WriteDoc(&bytes.Buffer{}, map[string]string{"tracked": "Tracked"})
+	if err == nil || !strings.Contains(err.Error(), `"enforced"`) {
+		t.Errorf("err = %v, want one naming the platform without a title", err)
 	}
 }
 
@@ -110,13 +104,13 @@ func TestDocCell(t *testing.T) {
 	}
 }
 
-func TestReplaceDocTable(t *testing.T) {
+func TestReplaceDoc(t *testing.T) {
 	var table bytes.Buffer
-	if err := WriteDocTable(&table); err != nil {
+	if err := testTable().WriteDoc(&table, testTitles); err != nil {
 		t.Fatal(err)
 	}
 	doc := "intro\n" + DocTableBegin + "\nstale text\n" + DocTableEnd + "\noutro\n"
-	got, err := ReplaceDocTable([]byte(doc))
+	got, err := testTable().ReplaceDoc([]byte(doc), testTitles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +118,7 @@ func TestReplaceDocTable(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	again, err := ReplaceDocTable(got)
+	again, err := testTable().ReplaceDoc(got, testTitles)
 	if err != nil || string(again) != string(got) {
 		t.Errorf("a second run changed the document (err %v): not idempotent", err)
 	}
@@ -137,7 +131,7 @@ func TestReplaceDocTable(t *testing.T) {
 		"only the end":  DocTableEnd,
 		"begin doubled": DocTableBegin + DocTableBegin + DocTableEnd,
 	} {
-		if _, err := ReplaceDocTable([]byte(bad)); err == nil {
+		if _, err := testTable().ReplaceDoc([]byte(bad), testTitles); err == nil {
 			t.Errorf("%s: want an error", name)
 		}
 	}

@@ -2,24 +2,27 @@ package retention
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 )
 
-// Object is what Deadline needs to know about a sandbox or snapshot: all of
-// it recorded facts (timestamps the platform reported, settings the user
-// made). Zero times and durations mean unknown / unset.
+// Object is what Deadline needs to know about a sandbox, snapshot or
+// template: all of it recorded facts (timestamps the platform reported,
+// settings the user made). Zero times and durations mean unknown / unset.
 type Object struct {
 	Platform string
-	// Kind is Sandbox or Snapshot; State is the sandbox state or snapshot kind.
+	// Kind is Sandbox, Snapshot or Template; State is the sandbox state,
+	// the snapshot kind or the template state.
 	Kind  string
 	State string
 
 	CreatedAt  time.Time
 	StartedAt  time.Time // the last start or resume
 	StateSince time.Time // when the object entered State
-	LastUsedAt time.Time // the last activity the platform counts
+	LastUsedAt time.Time // the last activity the platform counts (a template: the last box started from it)
 
 	Timeout          time.Duration
 	OnTimeout        string // kill | pause | stop; empty = the rule's own action
@@ -44,43 +47,24 @@ type Deadline struct {
 	Enforced bool
 }
 
-// Policy is the built-in table with the user's overrides applied.
+// Policy is a Table with the user's overrides applied. The zero Policy has
+// no rows and gives no deadline.
 type Policy struct {
+	table     Table
 	overrides map[string]time.Duration
 }
 
-// Keys returns every rule key, sorted: the valid override names.
-func Keys() []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, r := range table {
-		if !seen[r.Key] {
-			seen[r.Key] = true
-			keys = append(keys, r.Key)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// Rules returns a copy of the built-in table.
-func Rules() []Rule {
-	return append([]Rule(nil), table...)
-}
-
-// NewPolicy checks the overrides (keys must be rule keys, windows must not be
-// negative) and returns a policy using them. An override replaces the
-// window of every row with that key, including rows where the platform sets
-// no deadline (Window 0), which is how users track a deadline the table
-// does not know.
-func NewPolicy(overrides map[string]time.Duration) (Policy, error) {
-	valid := map[string]bool{}
-	for _, k := range Keys() {
-		valid[k] = true
-	}
+// NewPolicy checks the overrides (keys must be keys of the table's rules,
+// windows must not be negative) and returns a policy using them. An
+// override replaces the window of every row with that key, including rows
+// where the platform sets no deadline (Window 0), which is how users track
+// a deadline the table does not know. A key no row has would change
+// nothing, so it is an error naming it and the valid keys.
+func (t Table) NewPolicy(overrides map[string]time.Duration) (Policy, error) {
+	keys := t.Keys()
 	var unknown []string
 	for k, v := range overrides {
-		if !valid[k] {
+		if !slices.Contains(keys, k) {
 			unknown = append(unknown, k)
 			continue
 		}
@@ -90,15 +74,17 @@ func NewPolicy(overrides map[string]time.Duration) (Policy, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return Policy{}, fmt.Errorf("unknown retention override %s: valid keys are %s",
-			strings.Join(quoteAll(unknown), ", "), strings.Join(Keys(), ", "))
+		valid := "there are none: no rule has a key"
+		if len(keys) > 0 {
+			valid = "valid keys are " + strings.Join(keys, ", ")
+		}
+		return Policy{}, fmt.Errorf("unknown retention override %s: %s", strings.Join(quoteAll(unknown), ", "), valid)
 	}
-	cp := make(map[string]time.Duration, len(overrides))
-	for k, v := range overrides {
-		cp[k] = v
-	}
-	return Policy{overrides: cp}, nil
+	return Policy{table: t, overrides: maps.Clone(overrides)}, nil
 }
+
+// Table returns the table the policy applies.
+func (p Policy) Table() Table { return p.table }
 
 func quoteAll(ss []string) []string {
 	out := make([]string, len(ss))
@@ -133,7 +119,7 @@ func (p Policy) Deadline(o Object, now time.Time) (Deadline, bool) {
 	_ = now
 	var best Deadline
 	found := false
-	for _, r := range table {
+	for _, r := range p.table.rules {
 		if r.Platform != o.Platform || r.Object != o.Kind || r.State != o.State {
 			continue
 		}

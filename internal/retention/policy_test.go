@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -21,124 +22,83 @@ func TestDeadline(t *testing.T) {
 		enforced  bool
 	}{
 		{
-			name:   "e2b reported endAt wins over the computed timeout",
-			obj:    Object{Platform: E2B, Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: 10 * time.Minute, PlatformExpiresAt: t0.Add(20 * time.Minute)},
+			name:   "a reported deadline wins over the computed timeout",
+			obj:    Object{Platform: "enforced", Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: 10 * time.Minute, PlatformExpiresAt: t0.Add(20 * time.Minute)},
 			wantOK: true, wantAt: t0.Add(20 * time.Minute), wantRule: "running_sandbox", wantAct: ActionKill, enforced: true,
 		},
 		{
-			name:   "e2b timeout beyond the base-tier runtime cap: the cap comes first",
-			obj:    Object{Platform: E2B, Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: 5 * time.Hour, OnTimeout: "pause"},
+			name:   "a timeout beyond the runtime cap: the cap comes first, with on_timeout's action",
+			obj:    Object{Platform: "enforced", Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: 5 * time.Hour, OnTimeout: "pause"},
 			wantOK: true, wantAt: t0.Add(time.Hour), wantRule: "max_runtime", wantAct: ActionPause, enforced: true,
 		},
 		{
-			name:      "e2b pro tier lifts the runtime cap to 24h",
-			overrides: TierOverrides(E2B, "pro"),
-			obj:       Object{Platform: E2B, Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: 5 * time.Hour},
+			name:      "an override lifts the cap",
+			overrides: map[string]time.Duration{"max_runtime": day},
+			obj:       Object{Platform: "enforced", Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: 5 * time.Hour},
 			wantOK:    true, wantAt: t0.Add(5 * time.Hour), wantRule: "running_sandbox", wantAct: ActionKill, enforced: true,
 		},
 		{
-			name:   "e2b paused: kept indefinitely",
-			obj:    Object{Platform: E2B, Kind: Sandbox, State: StatePaused, CreatedAt: t0, StateSince: t0},
+			name:      "an override of 0 removes a default window",
+			overrides: map[string]time.Duration{"max_runtime": 0},
+			obj:       Object{Platform: "enforced", Kind: Sandbox, State: StateRunning, StartedAt: t0},
+			wantOK:    true, wantAt: t0.Add(5 * time.Minute), wantRule: "running_sandbox", wantAct: ActionKill, enforced: true,
+		},
+		{
+			name:   "paused: kept indefinitely",
+			obj:    Object{Platform: "enforced", Kind: Sandbox, State: StatePaused, CreatedAt: t0, StateSince: t0},
 			wantOK: false,
 		},
 		{
-			name:      "e2b paused with the old 30-day rule as an override",
+			name:      "paused with an override, counting from the row's moment",
 			overrides: map[string]time.Duration{"paused_sandbox": 30 * day},
-			obj:       Object{Platform: E2B, Kind: Sandbox, State: StatePaused, CreatedAt: t0, StateSince: t0.Add(day)},
+			obj:       Object{Platform: "enforced", Kind: Sandbox, State: StatePaused, CreatedAt: t0, StateSince: t0.Add(day)},
 			wantOK:    true, wantAt: t0.Add(30 * day), wantRule: "paused_sandbox", wantAct: ActionDelete, enforced: true,
 		},
 		{
-			name:   "daytona stopped: archive after 7 days",
-			obj:    Object{Platform: Daytona, Kind: Sandbox, State: StateStopped, StateSince: t0},
-			wantOK: true, wantAt: t0.Add(week), wantRule: "stopped_sandbox", wantAct: ActionArchive, enforced: true,
+			name:      "one override changes the rows of every platform with the key",
+			overrides: map[string]time.Duration{"paused_sandbox": 30 * day},
+			obj:       Object{Platform: "tracked", Kind: Sandbox, State: StatePaused, CreatedAt: t0, StateSince: t0.Add(day)},
+			wantOK:    true, wantAt: t0.Add(31 * day), wantRule: "paused_sandbox", wantAct: ActionDelete, enforced: false,
 		},
 		{
-			name:   "daytona stopped: auto-delete sooner than auto-archive",
-			obj:    Object{Platform: Daytona, Kind: Sandbox, State: StateStopped, StateSince: t0, AutoDeleteAfter: 2 * day},
-			wantOK: true, wantAt: t0.Add(2 * day), wantRule: "auto_delete", wantAct: ActionDelete, enforced: true,
-		},
-		{
-			name:   "daytona auto-archive above 30 days is clamped",
-			obj:    Object{Platform: Daytona, Kind: Sandbox, State: StateStopped, StateSince: t0, AutoArchiveAfter: 90 * day},
-			wantOK: true, wantAt: t0.Add(30 * day), wantRule: "stopped_sandbox", wantAct: ActionArchive, enforced: true,
-		},
-		{
-			name:      "an override above the max lifts the clamp",
-			overrides: map[string]time.Duration{"stopped_sandbox": 60 * day},
-			obj:       Object{Platform: Daytona, Kind: Sandbox, State: StateStopped, StateSince: t0, AutoArchiveAfter: 90 * day},
-			wantOK:    true, wantAt: t0.Add(60 * day), wantRule: "stopped_sandbox", wantAct: ActionArchive, enforced: true,
-		},
-		{
-			name:   "daytona running: idle auto-stop from last activity",
-			obj:    Object{Platform: Daytona, Kind: Sandbox, State: StateRunning, StartedAt: t0, LastUsedAt: t0.Add(time.Hour)},
-			wantOK: true, wantAt: t0.Add(time.Hour + 15*time.Minute), wantRule: "idle_sandbox", wantAct: ActionStop, enforced: true,
-		},
-		{
-			name:   "daytona snapshot deactivated 14 days after last use",
-			obj:    Object{Platform: Daytona, Kind: Snapshot, State: KindFilesystem, CreatedAt: t0, LastUsedAt: t0.Add(day)},
-			wantOK: true, wantAt: t0.Add(15 * day), wantRule: "unused_snapshot", wantAct: ActionDeactivate, enforced: true,
-		},
-		{
-			name:   "modal: idle timeout before the 300 s default timeout",
-			obj:    Object{Platform: Modal, Kind: Sandbox, State: StateRunning, StartedAt: t0, LastUsedAt: t0, IdleTimeout: time.Minute},
-			wantOK: true, wantAt: t0.Add(time.Minute), wantRule: "idle_sandbox", wantAct: ActionKill, enforced: true,
-		},
-		{
-			name:   "modal: default timeout",
-			obj:    Object{Platform: Modal, Kind: Sandbox, State: StateRunning, StartedAt: t0},
-			wantOK: true, wantAt: t0.Add(300 * time.Second), wantRule: "running_sandbox", wantAct: ActionKill, enforced: true,
-		},
-		{
-			name:   "modal memory snapshot: 7 days, a ttl does not extend it",
-			obj:    Object{Platform: Modal, Kind: Snapshot, State: KindMemory, CreatedAt: t0, TTL: 30 * day},
-			wantOK: true, wantAt: t0.Add(week), wantRule: "memory_snapshot", wantAct: ActionExpire, enforced: true,
-		},
-		{
-			name:   "fly volume snapshot: 5 days by default",
-			obj:    Object{Platform: Fly, Kind: Snapshot, State: KindVolume, CreatedAt: t0},
-			wantOK: true, wantAt: t0.Add(5 * day), wantRule: "volume_snapshot", wantAct: ActionExpire, enforced: true,
-		},
-		{
-			name:   "fly suspended machine: no fixed window",
-			obj:    Object{Platform: Fly, Kind: Sandbox, State: StatePaused, StateSince: t0},
+			name:   "tracked platform: nothing configured, no deadline",
+			obj:    Object{Platform: "tracked", Kind: Sandbox, State: StateRunning, StartedAt: t0, LastUsedAt: t0, CreatedAt: t0},
 			wantOK: false,
 		},
 		{
-			name:   "docker: nothing configured, no deadline",
-			obj:    Object{Platform: Docker, Kind: Sandbox, State: StateRunning, StartedAt: t0, LastUsedAt: t0, CreatedAt: t0},
-			wantOK: false,
-		},
-		{
-			name:   "docker: a configured timeout is tracked, not enforced",
-			obj:    Object{Platform: Docker, Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: time.Hour, OnTimeout: "stop"},
+			name:   "tracked platform: a configured timeout is tracked, not enforced",
+			obj:    Object{Platform: "tracked", Kind: Sandbox, State: StateRunning, StartedAt: t0, Timeout: time.Hour, OnTimeout: "stop"},
 			wantOK: true, wantAt: t0.Add(time.Hour), wantRule: "running_sandbox", wantAct: ActionStop, enforced: false,
 		},
 		{
-			// A ttl counts from creation where a row takes it (Fly volume
-			// snapshots); Docker and E2B refuse ttl at plan time.
-			name:   "snapshot ttl",
-			obj:    Object{Platform: Fly, Kind: Snapshot, State: KindVolume, CreatedAt: t0, TTL: 2 * day},
-			wantOK: true, wantAt: t0.Add(2 * day), wantRule: "volume_snapshot", wantAct: ActionExpire, enforced: true,
+			name:   "snapshot: a reported expiry",
+			obj:    Object{Platform: "enforced", Kind: Snapshot, State: KindMemory, CreatedAt: t0, PlatformExpiresAt: t0.Add(day)},
+			wantOK: true, wantAt: t0.Add(day), wantRule: "memory_snapshot", wantAct: ActionDelete, enforced: true,
 		},
 		{
-			name:   "docker snapshot: no deadline",
-			obj:    Object{Platform: Docker, Kind: Snapshot, State: KindFilesystem, CreatedAt: t0},
+			name:   "snapshot: no reported expiry, no window",
+			obj:    Object{Platform: "enforced", Kind: Snapshot, State: KindMemory, CreatedAt: t0},
 			wantOK: false,
 		},
 		{
-			name:   "unknown platform",
+			name:   "template: deactivated 14 days after last use",
+			obj:    Object{Platform: "enforced", Kind: Template, State: TemplateReady, CreatedAt: t0, LastUsedAt: t0.Add(day)},
+			wantOK: true, wantAt: t0.Add(15 * day), wantRule: "unused_template", wantAct: ActionDeactivate, enforced: true,
+		},
+		{
+			name:   "a platform the table does not hold",
 			obj:    Object{Platform: "nope", Kind: Sandbox, State: StateRunning, StartedAt: t0},
 			wantOK: false,
 		},
 		{
-			name:   "state no rule covers",
-			obj:    Object{Platform: E2B, Kind: Sandbox, State: "failed", StartedAt: t0, CreatedAt: t0},
+			name:   "a state no rule covers",
+			obj:    Object{Platform: "enforced", Kind: Sandbox, State: "failed", StartedAt: t0, CreatedAt: t0},
 			wantOK: false,
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := NewPolicy(c.overrides)
+			p, err := testTable().NewPolicy(c.overrides)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,6 +116,26 @@ func TestDeadline(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPolicyTable: a policy applies the table it was made from, and keeps
+// its own copy of the overrides.
+func TestPolicyTable(t *testing.T) {
+	ov := map[string]time.Duration{"paused_sandbox": time.Hour}
+	p, err := testTable().NewPolicy(ov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(p.Table().Rules()), fmt.Sprint(testTable().Rules()); got != want {
+		t.Errorf("Table() = %s, want %s", got, want)
+	}
+	ov["paused_sandbox"] = 5 * time.Hour
+	if w := p.Window(testTracked[1]); w != time.Hour {
+		t.Errorf("Window = %s after the caller changed its map, want 1h", w)
+	}
+	if w := p.Window(testEnforced[1]); w != time.Hour {
+		t.Errorf("Window of a row without an override = %s, want the table's 1h", w)
 	}
 }
 
@@ -186,16 +166,16 @@ func TestStatus(t *testing.T) {
 }
 
 func TestNewPolicyErrors(t *testing.T) {
-	_, err := NewPolicy(map[string]time.Duration{"paused_sandbox": time.Hour, "pasued_sandbox": time.Hour, "zzz": time.Hour})
+	_, err := testTable().NewPolicy(map[string]time.Duration{"paused_sandbox": time.Hour, "pasued_sandbox": time.Hour, "zzz": time.Hour})
 	if err == nil {
 		t.Fatal("want an error for unknown keys")
 	}
-	for _, want := range []string{`"pasued_sandbox"`, `"zzz"`, "valid keys are", "paused_sandbox", "volume_snapshot", "max_runtime"} {
+	for _, want := range []string{`"pasued_sandbox"`, `"zzz"`, "valid keys are max_runtime, memory_snapshot, old_template, paused_sandbox, running_sandbox, unused_template"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %s", err, want)
 		}
 	}
-	_, err = NewPolicy(map[string]time.Duration{"paused_sandbox": -time.Hour})
+	_, err = testTable().NewPolicy(map[string]time.Duration{"paused_sandbox": -time.Hour})
 	if err == nil || !strings.Contains(err.Error(), "paused_sandbox") || !strings.Contains(err.Error(), "negative") {
 		t.Errorf("negative override: err = %v", err)
 	}
@@ -258,11 +238,11 @@ func TestParsedOverridesFeedPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPolicy(ov)
+	p, err := testTable().NewPolicy(ov)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ok := p.Deadline(Object{Platform: E2B, Kind: Sandbox, State: StatePaused, CreatedAt: t0}, t0)
+	d, ok := p.Deadline(Object{Platform: "enforced", Kind: Sandbox, State: StatePaused, CreatedAt: t0}, t0)
 	if !ok || !d.At.Equal(t0.Add(30*day)) {
 		t.Errorf("got %+v %v", d, ok)
 	}

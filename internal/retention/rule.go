@@ -1,6 +1,12 @@
-// Package retention knows when each platform acts on a sandbox or snapshot by
-// itself (kills, pauses, stops, archives, deletes, deactivates or expires it)
-// and computes that deadline from recorded timestamps and settings.
+// Package retention knows when a platform acts on a sandbox, snapshot or
+// template by itself (kills, pauses, stops, archives, deletes, deactivates
+// or expires it) and computes that deadline from recorded timestamps and
+// settings.
+//
+// It holds no platform's rules: each platform package declares its own rows
+// (platform.Definition.Retention), and callers build a Table from the rules
+// of the platforms they register. Rows of platforms not built yet wait in
+// Upcoming.
 //
 // It is pure: no I/O, no framework, no clock of its own. Callers pass `now`
 // and the recorded facts, so the same inputs always give the same deadline.
@@ -8,23 +14,19 @@ package retention
 
 import "time"
 
-// Platform names, as the provider configuration spells them.
-const (
-	Docker  = "docker"
-	E2B     = "e2b"
-	Daytona = "daytona"
-	Fly     = "fly"
-	Modal   = "modal"
-)
-
 // Object kinds a rule applies to.
 const (
 	Sandbox  = "sandbox"
 	Snapshot = "snapshot"
+	// Template is a built template (sbx_template): what Daytona calls a
+	// snapshot, an E2B template, a Docker image. Its rules count from its
+	// creation or its last use, as a snapshot's do.
+	Template = "template"
 )
 
-// Sandbox states and snapshot kinds a rule applies to. Sandbox states match
-// platform.SandboxState; snapshot kinds match platform.SnapshotKind.
+// Sandbox states, snapshot kinds and template states a rule applies to.
+// Sandbox states match platform.SandboxState; snapshot kinds match
+// platform.SnapshotKind; template states match platform.Template.Status.
 const (
 	StateRunning  = "running"
 	StatePaused   = "paused"
@@ -34,6 +36,10 @@ const (
 	KindFilesystem = "filesystem"
 	KindMemory     = "memory"
 	KindVolume     = "volume"
+
+	// TemplateReady is a built template boxes can start from (Daytona:
+	// an active snapshot).
+	TemplateReady = "ready"
 )
 
 // Since names the recorded moment a window counts from.
@@ -88,11 +94,13 @@ type Limits struct {
 type Rule struct {
 	// Key is the user-facing override name (`retention { paused_sandbox = "720h" }`).
 	// Rows of different platforms share a key when they mean the same thing.
-	Key      string
+	Key string
+	// Platform is the platform's name, as its provider block spells it.
 	Platform string
-	Object   string
-	// State is a sandbox state (running, paused, stopped, archived) or a
-	// snapshot kind (filesystem, memory, volume).
+	// Object is Sandbox, Snapshot or Template.
+	Object string
+	// State is a sandbox state (running, paused, stopped, archived), a
+	// snapshot kind (filesystem, memory, volume) or a template state (ready).
 	State string
 	// Window is how long after Since the platform acts; 0 = it sets no deadline.
 	Window time.Duration

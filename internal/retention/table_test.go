@@ -2,220 +2,174 @@ package retention
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
 
-// rowCase pins one table row: the numbers come from the platform notes, so
-// a row changed or added without updating this list fails the test.
-type rowCase struct {
-	key, platform, object, state string
-	window                       time.Duration
-	since                        Since
-	action                       Action
-	setting                      Setting
-	max                          time.Duration
-	reported, enforced           bool
-}
-
-func rowID(key, platform, state string) string { return key + "|" + platform + "|" + state }
-
-var rowCases = []rowCase{
-	{"running_sandbox", Docker, Sandbox, StateRunning, 0, SinceStarted, ActionKill, SettingTimeout, 0, false, false},
-	{"paused_sandbox", Docker, Sandbox, StatePaused, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, false},
-	{"stopped_sandbox", Docker, Sandbox, StateStopped, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, false},
-	{"auto_delete", Docker, Sandbox, StateStopped, 0, SinceStateSince, ActionDelete, SettingAutoDeleteAfter, 0, false, false},
-	{"filesystem_snapshot", Docker, Snapshot, KindFilesystem, 0, SinceCreated, ActionExpire, SettingNone, 0, true, false},
-	{"volume_snapshot", Docker, Snapshot, KindVolume, 0, SinceCreated, ActionExpire, SettingNone, 0, true, false},
-
-	{"running_sandbox", E2B, Sandbox, StateRunning, 300 * time.Second, SinceStarted, ActionKill, SettingTimeout, 24 * time.Hour, true, true},
-	{"max_runtime", E2B, Sandbox, StateRunning, time.Hour, SinceStarted, ActionKill, SettingNone, 24 * time.Hour, false, true},
-	{"paused_sandbox", E2B, Sandbox, StatePaused, 0, SinceCreated, ActionDelete, SettingNone, 0, false, true},
-	{"stopped_sandbox", E2B, Sandbox, StateStopped, 0, SinceCreated, ActionDelete, SettingNone, 0, false, true},
-	{"filesystem_snapshot", E2B, Snapshot, KindFilesystem, 0, SinceCreated, ActionDelete, SettingNone, 0, true, true},
-	{"memory_snapshot", E2B, Snapshot, KindMemory, 0, SinceCreated, ActionDelete, SettingNone, 0, true, true},
-
-	{"idle_sandbox", Daytona, Sandbox, StateRunning, 15 * time.Minute, SinceLastUsed, ActionStop, SettingIdleTimeout, 0, false, true},
-	{"paused_sandbox", Daytona, Sandbox, StatePaused, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, true},
-	{"stopped_sandbox", Daytona, Sandbox, StateStopped, 7 * 24 * time.Hour, SinceStateSince, ActionArchive, SettingAutoArchiveAfter, 30 * 24 * time.Hour, false, true},
-	{"auto_delete", Daytona, Sandbox, StateStopped, 0, SinceStateSince, ActionDelete, SettingAutoDeleteAfter, 0, false, true},
-	{"archived_sandbox", Daytona, Sandbox, StateArchived, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, true},
-	{"unused_snapshot", Daytona, Snapshot, KindFilesystem, 14 * 24 * time.Hour, SinceLastUsed, ActionDeactivate, SettingNone, 0, false, true},
-	{"unused_snapshot", Daytona, Snapshot, KindMemory, 14 * 24 * time.Hour, SinceLastUsed, ActionDeactivate, SettingNone, 0, false, true},
-
-	{"running_sandbox", Fly, Sandbox, StateRunning, 0, SinceStarted, ActionStop, SettingNone, 0, false, true},
-	{"paused_sandbox", Fly, Sandbox, StatePaused, 0, SinceStateSince, ActionStop, SettingNone, 0, false, true},
-	{"stopped_sandbox", Fly, Sandbox, StateStopped, 0, SinceStateSince, ActionDelete, SettingNone, 0, false, true},
-	{"volume_snapshot", Fly, Snapshot, KindVolume, 5 * 24 * time.Hour, SinceCreated, ActionExpire, SettingTTL, 60 * 24 * time.Hour, true, true},
-
-	{"running_sandbox", Modal, Sandbox, StateRunning, 300 * time.Second, SinceStarted, ActionKill, SettingTimeout, 24 * time.Hour, false, true},
-	{"idle_sandbox", Modal, Sandbox, StateRunning, 0, SinceLastUsed, ActionKill, SettingIdleTimeout, 0, false, true},
-	{"filesystem_snapshot", Modal, Snapshot, KindFilesystem, 30 * 24 * time.Hour, SinceCreated, ActionExpire, SettingTTL, 0, true, true},
-	{"memory_snapshot", Modal, Snapshot, KindMemory, 7 * 24 * time.Hour, SinceCreated, ActionExpire, SettingNone, 0, true, true},
-}
-
-// rowTestObject returns an object the rule matches, with every anchor set to
-// a distinct time so a rule counting from the wrong one is caught.
-func rowTestObject(r Rule) Object {
-	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	return Object{
-		Platform: r.Platform, Kind: r.Object, State: r.State,
-		CreatedAt:  base,
-		StartedAt:  base.Add(1 * time.Hour),
-		StateSince: base.Add(2 * time.Hour),
-		LastUsedAt: base.Add(3 * time.Hour),
+// Two made-up platforms, so this package's tests hold no real platform's
+// rows (those are tested where they are declared): "tracked" acts on
+// nothing by itself, like a local engine; "enforced" kills, deletes and
+// deactivates on its own clock, like a cloud platform.
+var (
+	testTracked = []Rule{
+		{Key: "running_sandbox", Platform: "tracked", Object: Sandbox, State: StateRunning, Since: SinceStarted, Action: ActionKill,
+			ActionFromOnTimeout: true, Setting: SettingTimeout, Source: "tracked: no deadline of its own"},
+		{Key: "paused_sandbox", Platform: "tracked", Object: Sandbox, State: StatePaused, Since: SinceStateSince, Action: ActionDelete,
+			Source: "tracked: no deadline of its own"},
+		{Key: "old_template", Platform: "tracked", Object: Template, State: TemplateReady, Since: SinceCreated, Action: ActionDelete,
+			Source: "tracked: no deadline of its own"},
 	}
-}
+	testEnforced = []Rule{
+		{Key: "running_sandbox", Platform: "enforced", Object: Sandbox, State: StateRunning, Window: 5 * time.Minute, Since: SinceStarted,
+			Action: ActionKill, ActionFromOnTimeout: true, Setting: SettingTimeout, Limits: Limits{Min: time.Second, Max: day},
+			Reported: true, Enforced: true, Source: "enforced: timeout"},
+		{Key: "max_runtime", Platform: "enforced", Object: Sandbox, State: StateRunning, Window: time.Hour, Since: SinceStarted,
+			Action: ActionKill, ActionFromOnTimeout: true, Limits: Limits{Max: day}, Enforced: true, Source: "enforced: runtime cap"},
+		{Key: "paused_sandbox", Platform: "enforced", Object: Sandbox, State: StatePaused, Since: SinceCreated, Action: ActionDelete,
+			Enforced: true, Source: "enforced: paused kept"},
+		{Key: "memory_snapshot", Platform: "enforced", Object: Snapshot, State: KindMemory, Since: SinceCreated, Action: ActionDelete,
+			Reported: true, Enforced: true, Source: "enforced: snapshots"},
+		{Key: "unused_template", Platform: "enforced", Object: Template, State: TemplateReady, Window: 14 * day, Since: SinceLastUsed,
+			Action: ActionDeactivate, Enforced: true, Source: "enforced: unused templates"},
+	}
+)
 
-func setObjectSetting(o *Object, s Setting, d time.Duration) {
-	switch s {
-	case SettingTimeout:
-		o.Timeout = d
-	case SettingIdleTimeout:
-		o.IdleTimeout = d
-	case SettingAutoArchiveAfter:
-		o.AutoArchiveAfter = d
-	case SettingAutoDeleteAfter:
-		o.AutoDeleteAfter = d
-	case SettingTTL:
-		o.TTL = d
-	}
-}
+func testTable() Table { return NewTable(testTracked, testEnforced) }
 
-func TestTableEveryRowHasACase(t *testing.T) {
-	cases := map[string]rowCase{}
-	for _, c := range rowCases {
-		id := rowID(c.key, c.platform, c.state)
-		if _, dup := cases[id]; dup {
-			t.Fatalf("duplicate case %s", id)
-		}
-		cases[id] = c
+func TestNewTable(t *testing.T) {
+	tbl := testTable()
+	if err := tbl.Check(); err != nil {
+		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, r := range table {
-		id := rowID(r.Key, r.Platform, r.State)
-		if seen[id] {
-			t.Errorf("table has two rows %s", id)
-		}
-		seen[id] = true
-		if _, ok := cases[id]; !ok {
-			t.Errorf("row %s has no case in rowCases", id)
-		}
-		if r.Source == "" {
-			t.Errorf("row %s has no source", id)
-		}
+	rules := tbl.Rules()
+	if len(rules) != len(testTracked)+len(testEnforced) || rules[0].Platform != "tracked" || rules[len(rules)-1].Key != "unused_template" {
+		t.Errorf("Rules() = %v: want the sets joined in order", rules)
 	}
-	for id := range cases {
-		if !seen[id] {
-			t.Errorf("case %s has no row in the table", id)
+	rules[0].Window = time.Hour
+	if tbl.Rules()[0].Window != 0 {
+		t.Error("Rules() returned the table's own rows")
+	}
+	in := []Rule{testTracked[0]}
+	own := NewTable(in)
+	in[0].Window = time.Hour
+	if own.Rules()[0].Window != 0 {
+		t.Error("NewTable kept the caller's slice")
+	}
+	if got := fmt.Sprint(tbl.Platforms()); got != "[tracked enforced]" {
+		t.Errorf("Platforms() = %s, want registration order [tracked enforced]", got)
+	}
+	if got := fmt.Sprint(tbl.Keys()); got != "[max_runtime memory_snapshot old_template paused_sandbox running_sandbox unused_template]" {
+		t.Errorf("Keys() = %s", got)
+	}
+	if got := fmt.Sprint(tbl.Only("tracked").Keys()); got != "[old_template paused_sandbox running_sandbox]" {
+		t.Errorf("Only(tracked).Keys() = %s", got)
+	}
+	if got := tbl.Only("nowhere").Rules(); len(got) != 0 {
+		t.Errorf("Only(nowhere) = %v, want no rows", got)
+	}
+	for _, c := range []struct {
+		platform, key string
+		want          bool
+	}{
+		{"enforced", "max_runtime", true}, {"tracked", "running_sandbox", false},
+		{"tracked", "max_runtime", false}, {"nowhere", "running_sandbox", false},
+	} {
+		if got := tbl.Enforced(c.platform, c.key); got != c.want {
+			t.Errorf("Enforced(%s, %s) = %v, want %v", c.platform, c.key, got, c.want)
 		}
 	}
 }
 
-func TestTableRows(t *testing.T) {
-	byID := map[string]rowCase{}
-	for _, c := range rowCases {
-		byID[rowID(c.key, c.platform, c.state)] = c
+// TestZeroTable: a table of no platforms has no rows, gives no deadline,
+// and accepts no override.
+func TestZeroTable(t *testing.T) {
+	var tbl Table
+	if len(tbl.Rules()) != 0 || len(tbl.Keys()) != 0 || len(tbl.Platforms()) != 0 || tbl.Check() != nil {
+		t.Errorf("zero table: rules %v keys %v platforms %v check %v", tbl.Rules(), tbl.Keys(), tbl.Platforms(), tbl.Check())
 	}
-	for _, r := range table {
-		c, ok := byID[rowID(r.Key, r.Platform, r.State)]
-		if !ok {
-			continue // reported by TestTableEveryRowHasACase
-		}
-		t.Run(rowID(r.Key, r.Platform, r.State), func(t *testing.T) {
-			if r.Object != c.object || r.Window != c.window || r.Since != c.since || r.Action != c.action ||
-				r.Setting != c.setting || r.Limits.Max != c.max || r.Reported != c.reported || r.Enforced != c.enforced {
-				t.Fatalf("row = %+v, want %+v", r, c)
-			}
-			o := rowTestObject(r)
-			anchor := since(r.Since, o)
-			p, err := NewPolicy(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+	if _, ok := (Policy{}).Deadline(Object{Platform: "enforced", Kind: Sandbox, State: StateRunning, StartedAt: t0}, t0); ok {
+		t.Error("the zero policy gave a deadline")
+	}
+	_, err := tbl.NewPolicy(map[string]time.Duration{"paused_sandbox": time.Hour})
+	if err == nil || !strings.Contains(err.Error(), `"paused_sandbox"`) || !strings.Contains(err.Error(), "no rule has a key") {
+		t.Errorf("err = %v, want one naming the key and saying no rule has one", err)
+	}
+	if _, err := tbl.NewPolicy(nil); err != nil {
+		t.Errorf("no overrides: %v", err)
+	}
+}
 
-			// The table's own window, or no deadline.
-			at, ok := p.ruleDeadline(r, o)
-			if c.window == 0 {
-				if ok {
-					t.Errorf("default: got deadline %s, want none", at)
-				}
-			} else if !ok || !at.Equal(anchor.Add(c.window)) {
-				t.Errorf("default: got %s %v, want %s", at, ok, anchor.Add(c.window))
-			}
-
-			// An override replaces the window, even where the platform sets none.
-			po, err := NewPolicy(map[string]time.Duration{r.Key: 48 * time.Hour})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if at, ok := po.ruleDeadline(r, o); !ok || !at.Equal(anchor.Add(48*time.Hour)) {
-				t.Errorf("override 48h: got %s %v, want %s", at, ok, anchor.Add(48*time.Hour))
-			}
-
-			// The object's own setting replaces both, cut to the platform's max.
-			if c.setting != SettingNone {
-				os := o
-				setObjectSetting(&os, c.setting, 3*time.Hour)
-				if at, ok := po.ruleDeadline(r, os); !ok || !at.Equal(anchor.Add(3*time.Hour)) {
-					t.Errorf("setting 3h: got %s %v, want %s", at, ok, anchor.Add(3*time.Hour))
-				}
-				if c.max > 0 {
-					setObjectSetting(&os, c.setting, c.max+time.Hour)
-					if at, ok := p.ruleDeadline(r, os); !ok || !at.Equal(anchor.Add(c.max)) {
-						t.Errorf("setting over max: got %s %v, want clamped to %s", at, ok, anchor.Add(c.max))
-					}
-				}
-			}
-
-			// A deadline the platform reports wins for reported rules only.
-			reported := anchor.Add(5 * time.Minute)
-			or := o
-			or.PlatformExpiresAt = reported
-			at, ok = po.ruleDeadline(r, or)
-			if c.reported && (!ok || !at.Equal(reported)) {
-				t.Errorf("reported: got %s %v, want %s", at, ok, reported)
-			}
-			if !c.reported && at.Equal(reported) {
-				t.Errorf("reported deadline used by a rule the platform does not report")
-			}
-
-			// Without the moment it counts from, the rule cannot apply.
-			oz := o
-			switch r.Since {
-			case SinceCreated:
-				oz.CreatedAt = time.Time{}
-			case SinceStarted:
-				oz.StartedAt = time.Time{}
-			case SinceStateSince:
-				oz.StateSince = time.Time{}
-			case SinceLastUsed:
-				oz.LastUsedAt = time.Time{}
-			}
-			if at, ok := po.ruleDeadline(r, oz); ok {
-				t.Errorf("unknown %s: got deadline %s, want none", r.Since, at)
-			}
-
-			// on_timeout replaces the action only where the platform lets it.
-			if got := action(r, o); got != c.action {
-				t.Errorf("action = %s, want %s", got, c.action)
-			}
-			op := o
-			op.OnTimeout = "pause"
-			want := c.action
-			if r.ActionFromOnTimeout {
-				want = ActionPause
-			}
-			if got := action(r, op); got != want {
-				t.Errorf("action with on_timeout=pause = %s, want %s", got, want)
+func TestTableCheck(t *testing.T) {
+	good := testEnforced[0]
+	bad := func(f func(r *Rule)) Rule {
+		r := good
+		f(&r)
+		return r
+	}
+	cases := []struct {
+		name string
+		row  Rule
+		want string
+	}{
+		{"no key", bad(func(r *Rule) { r.Key = "" }), "key, platform and state must all be set"},
+		{"no platform", bad(func(r *Rule) { r.Platform = "" }), "key, platform and state must all be set"},
+		{"no state", bad(func(r *Rule) { r.State = "" }), "key, platform and state must all be set"},
+		{"no source", bad(func(r *Rule) { r.Source = "" }), "no source"},
+		{"object", bad(func(r *Rule) { r.Object = "volume" }), `unknown object kind "volume"`},
+		{"since", bad(func(r *Rule) { r.Since = "yesterday" }), `unknown moment "yesterday"`},
+		{"action", bad(func(r *Rule) { r.Action = "explode" }), `unknown action "explode"`},
+		{"setting", bad(func(r *Rule) { r.Setting = "lifetime" }), `unknown setting "lifetime"`},
+		{"negative window", bad(func(r *Rule) { r.Window = -time.Hour }), "negative window or limit"},
+		{"negative limit", bad(func(r *Rule) { r.Limits.Max = -time.Hour }), "negative window or limit"},
+		{"repeated row", good, "repeats an earlier row"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := NewTable([]Rule{good}, []Rule{c.row}).Check()
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "row 1 (") {
+				t.Errorf("err = %v, want one naming row 1 and %q", err, c.want)
 			}
 		})
 	}
+	// Rows that differ only in state are two rows, not one repeated.
+	other := good
+	other.State = StatePaused
+	if err := NewTable([]Rule{good, other}).Check(); err != nil {
+		t.Errorf("two states of one key: %v", err)
+	}
 }
 
-func TestTableKeysAreStable(t *testing.T) {
-	want := "[archived_sandbox auto_delete filesystem_snapshot idle_sandbox max_runtime memory_snapshot paused_sandbox running_sandbox stopped_sandbox unused_snapshot volume_snapshot]"
-	if got := fmt.Sprint(Keys()); got != want {
-		t.Errorf("Keys() = %s, want %s (keys are user-facing override names: renaming one breaks configurations)", got, want)
+// TestTemplateKind: a template's rules count from its creation or its last
+// use, like a snapshot's, and match only templates.
+func TestTemplateKind(t *testing.T) {
+	if Template != "template" || TemplateReady != "ready" {
+		t.Fatalf("Template = %q, TemplateReady = %q: the names are user-facing", Template, TemplateReady)
+	}
+	p, err := testTable().NewPolicy(map[string]time.Duration{"old_template": 30 * day})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := Object{Platform: "enforced", Kind: Template, State: TemplateReady, CreatedAt: t0, LastUsedAt: t0.Add(2 * day)}
+	d, ok := p.Deadline(tpl, t0)
+	if !ok || !d.At.Equal(t0.Add(16*day)) || d.Rule != "unused_template" || d.Action != ActionDeactivate || !d.Enforced {
+		t.Errorf("unused template: got %+v %v, want deactivate 14 days after last use", d, ok)
+	}
+	tpl.Platform = "tracked"
+	d, ok = p.Deadline(tpl, t0)
+	if !ok || !d.At.Equal(t0.Add(30*day)) || d.Rule != "old_template" || d.Action != ActionDelete || d.Enforced {
+		t.Errorf("tracked template with an override: got %+v %v, want delete 30 days after creation, tracked only", d, ok)
+	}
+	// A template is not a snapshot, nor a sandbox, whatever its state says.
+	for _, kind := range []string{Snapshot, Sandbox} {
+		o := tpl
+		o.Platform, o.Kind = "enforced", kind
+		if d, ok := p.Deadline(o, t0); ok {
+			t.Errorf("%s in state %s got a template's deadline %+v", kind, o.State, d)
+		}
+	}
+	// A template never used has no last use to count from.
+	if d, ok := p.Deadline(Object{Platform: "enforced", Kind: Template, State: TemplateReady, CreatedAt: t0}, t0); ok {
+		t.Errorf("never-used template: got %+v, want none", d)
 	}
 }

@@ -168,3 +168,6 @@ func helperTestMountingContainer(t *testing.T, api *client.Client, vol string) s
 	t.Cleanup(func() { _ = api.ContainerRemove(context.Background(), c.ID, container.RemoveOptions{Force: true}) })
 	return c.ID
 }
+
+// ptrInt64 is &v, for update requests.
+func ptrInt64(v int64) *int64 { return &v }

@@ -147,7 +147,7 @@ func (p *Platform) Snapshots() platform.SnapshotService { return &snapshots{api:
 // act out of band (pause a container, delete a volume).
 func (p *Platform) Client() *client.Client { return p.api }
 
-// Close releases the connection.
+// Close implements platform.Platform: it closes the engine client.
 func (p *Platform) Close() error { return p.api.Close() }
 
 var _ platform.IDPlanner = (*Platform)(nil)

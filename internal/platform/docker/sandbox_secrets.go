@@ -34,9 +34,9 @@ func (s maskedSandboxes) SetState(ctx context.Context, id string, state platform
 	return sb, s.mask(ctx, id, err)
 }
 
-// Resize implements platform.SandboxService.
-func (s maskedSandboxes) Resize(ctx context.Context, id string, cpuCount, memoryMB int64) (*platform.Sandbox, error) {
-	sb, err := s.sandboxes.Resize(ctx, id, cpuCount, memoryMB)
+// Update implements platform.SandboxService.
+func (s maskedSandboxes) Update(ctx context.Context, id string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
+	sb, err := s.sandboxes.Update(ctx, id, change)
 	return sb, s.mask(ctx, id, err)
 }
 

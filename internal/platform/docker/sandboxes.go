@@ -143,13 +143,37 @@ func (s *sandboxes) do(ctx context.Context, id string, step stateAction) error {
 	return nil
 }
 
-// Resize changes CPU and memory in place. Zero means the template's default
+// Update makes the in-place changes Docker's attribute table offers: a new
+// size (docker update), and lifecycle settings, which the engine does not
+// enforce (Capabilities.EnforcesDeadlines is false) and the provider keeps
+// in state, so nothing changes on the container for them. A container's
+// labels and env are fixed at create: a change of them is ErrUnsupported.
+func (s *sandboxes) Update(ctx context.Context, id string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
+	if change.Labels != nil || change.Env != nil {
+		return nil, &platform.UnsupportedError{Platform: "docker", Capability: "changing a sandbox's labels or env in place"}
+	}
+	if change.CPUCount != nil || change.MemoryMB != nil {
+		var cpu, mem int64
+		if change.CPUCount != nil {
+			cpu = *change.CPUCount
+		}
+		if change.MemoryMB != nil {
+			mem = *change.MemoryMB
+		}
+		if err := s.resize(ctx, id, cpu, mem); err != nil {
+			return nil, err
+		}
+	}
+	return s.Get(ctx, id)
+}
+
+// resize changes CPU and memory in place. Zero means the template's default
 // size (its cpu_count / memory_mb); when the template has none either, that
 // limit is left as it is, since the engine cannot lift a limit once set.
-func (s *sandboxes) Resize(ctx context.Context, id string, cpuCount, memoryMB int64) (*platform.Sandbox, error) {
+func (s *sandboxes) resize(ctx context.Context, id string, cpuCount, memoryMB int64) error {
 	c, err := s.api.ContainerInspect(ctx, id)
 	if err != nil {
-		return nil, wrapErr(kindSandbox, id, err)
+		return wrapErr(kindSandbox, id, err)
 	}
 	var labels map[string]string
 	if c.Config != nil {
@@ -158,10 +182,10 @@ func (s *sandboxes) Resize(ctx context.Context, id string, cpuCount, memoryMB in
 	res := sandboxResources(cpuCount, memoryMB, labels)
 	if res.NanoCPUs != 0 || res.Memory != 0 {
 		if _, err := s.api.ContainerUpdate(ctx, id, container.UpdateConfig{Resources: res}); err != nil {
-			return nil, fmt.Errorf("sandbox %q: resize: %w", id, wrapErr(kindSandbox, id, err))
+			return fmt.Errorf("sandbox %q: resize: %w", id, wrapErr(kindSandbox, id, err))
 		}
 	}
-	return s.Get(ctx, id)
+	return nil
 }
 
 // sandboxResources turns a size into engine limits, taking the template's
@@ -210,11 +234,4 @@ func (s *sandboxes) waitGone(ctx context.Context, id string) error {
 		case <-time.After(pollInterval):
 		}
 	}
-}
-
-// SetLifecycle records new deadlines. The engine enforces none of them
-// (Capabilities.EnforcesDeadlines is false): the provider tracks them in
-// state, so there is nothing to change on the container.
-func (s *sandboxes) SetLifecycle(ctx context.Context, id string, _ platform.Lifecycle) (*platform.Sandbox, error) {
-	return s.Get(ctx, id)
 }

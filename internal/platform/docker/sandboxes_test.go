@@ -274,7 +274,7 @@ func TestSandboxRoundTrip(t *testing.T) {
 	}
 
 	// Resize in place.
-	resized, err := p.Sandboxes().Resize(ctx, sb.ID, 2, 64)
+	resized, err := p.Sandboxes().Update(ctx, sb.ID, platform.SandboxUpdate{CPUCount: ptrInt64(2), MemoryMB: ptrInt64(64)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestVolumeSetLabelsFailureBeforeRemoveChangesNothing(t *testing.T) {
 	helperTestWriteVolume(t, s.api, name, volumeTestFiles)
 	volumeTestFailRelabelAt(t, "copied-aside")
 
-	_, err := s.SetLabels(context.Background(), name, map[string]string{"b": "2"})
+	_, err := s.Update(context.Background(), name, platform.VolumeUpdate{Labels: &map[string]string{"b": "2"}})
 	if err == nil || !strings.Contains(err.Error(), "the volume is unchanged") {
 		t.Fatalf("SetLabels = %v, want a failure saying the volume is unchanged", err)
 	}
@@ -70,7 +70,7 @@ func TestVolumeSetLabelsFailureAfterRemoveKeepsDataAndSaysWhere(t *testing.T) {
 	want := helperTestReadVolume(t, s.api, name)
 	volumeTestFailRelabelAt(t, "copied-back")
 
-	_, err := s.SetLabels(ctx, name, map[string]string{"b": "2"})
+	_, err := s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"b": "2"}})
 	temps := volumeTestRelabelTemps(t, s, name)
 	for _, tmp := range temps {
 		helperTestCleanupVolume(t, s.api, tmp)
@@ -87,7 +87,7 @@ func TestVolumeSetLabelsFailureAfterRemoveKeepsDataAndSaysWhere(t *testing.T) {
 
 	relabelStepHook = func(string) error { return nil }
 	for _, labels := range []map[string]string{{"b": "2"}, {"c": "3"}} {
-		_, err = s.SetLabels(ctx, name, labels)
+		_, err = s.Update(ctx, name, platform.VolumeUpdate{Labels: &labels})
 		if !errors.Is(err, platform.ErrConflict) || !strings.Contains(err.Error(), temps[0]) {
 			t.Fatalf("SetLabels(%v) with a leftover copy = %v, want a conflict naming %s", labels, err, temps[0])
 		}

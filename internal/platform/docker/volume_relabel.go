@@ -27,11 +27,11 @@ const kindVolumeRelabel = "volume-relabel"
 // tests make it fail to prove that no step loses data.
 var relabelStepHook = func(step string) error { return nil }
 
-// SetLabels replaces a volume's user labels. Docker volume labels are fixed
+// setLabels replaces a volume's user labels. Docker volume labels are fixed
 // at create, so the volume is copied into a temporary volume, removed, made
 // again under the same name with the new labels, and copied back. A volume
 // mounted by a sandbox is refused: its data would change under it.
-func (s *volumes) SetLabels(ctx context.Context, id string, labels map[string]string) (*platform.Volume, error) {
+func (s *volumes) setLabels(ctx context.Context, id string, labels map[string]string) (*platform.Volume, error) {
 	v, err := s.api.VolumeInspect(ctx, id)
 	if err != nil {
 		return nil, wrapErr("volume", id, err)

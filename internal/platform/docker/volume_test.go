@@ -155,7 +155,7 @@ func TestVolumeCreateUnsupported(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.Resize(context.Background(), "v", 20); !errors.Is(err, platform.ErrUnsupported) {
+	if _, err := s.Update(context.Background(), "v", platform.VolumeUpdate{SizeGB: ptrInt64(20)}); !errors.Is(err, platform.ErrUnsupported) {
 		t.Fatalf("Resize = %v, want unsupported", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	}
 	time.Sleep(1100 * time.Millisecond) // the engine stamps creation times to the second
 
-	got, err := s.SetLabels(ctx, name, map[string]string{"b": "2"})
+	got, err := s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"b": "2"}})
 	if err != nil {
 		t.Fatalf("SetLabels: %v", err)
 	}
@@ -208,7 +208,7 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	if err != nil || v.State != volumeStateAttached || !reflect.DeepEqual(v.AttachedTo, []string{user}) {
 		t.Fatalf("Get while mounted = %+v, %v; want attached to %s", v, err, user)
 	}
-	_, err = s.SetLabels(ctx, name, map[string]string{"c": "3"})
+	_, err = s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"c": "3"}})
 	if !errors.Is(err, platform.ErrConflict) || !strings.Contains(err.Error(), user) {
 		t.Fatalf("SetLabels while mounted = %v, want a conflict naming %s", err, user)
 	}

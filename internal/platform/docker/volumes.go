@@ -136,9 +136,16 @@ func (s *volumes) List(ctx context.Context, filter platform.VolumeFilter) ([]pla
 	return out, nil
 }
 
-// Resize is not possible: local Docker volumes have no size.
-func (s *volumes) Resize(ctx context.Context, id string, sizeGB int64) (*platform.Volume, error) {
-	return nil, &platform.UnsupportedError{Platform: "docker", Capability: "volume sizes (size_gb)"}
+// Update relabels a volume (setLabels). Local Docker volumes have no
+// size: a size is ErrUnsupported.
+func (s *volumes) Update(ctx context.Context, id string, change platform.VolumeUpdate) (*platform.Volume, error) {
+	if change.SizeGB != nil {
+		return nil, &platform.UnsupportedError{Platform: "docker", Capability: "volume sizes (size_gb)"}
+	}
+	if change.Labels != nil {
+		return s.setLabels(ctx, id, *change.Labels)
+	}
+	return s.Get(ctx, id)
 }
 
 // Delete removes a volume. One that is already gone is not an error; one

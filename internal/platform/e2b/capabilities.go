@@ -13,62 +13,87 @@ var maxTimeoutByTier = map[string]time.Duration{
 	TierPro:  24 * time.Hour,
 }
 
-// capabilitiesFor is E2B's row of the capability matrix for a tier.
+// Why an attribute or value is refused on E2B, and what to do instead.
+const (
+	whyTemplateDisk   = "sandbox disks cannot be sized here; remove `disk_mb`"
+	whyTemplateLabels = "templates carry no labels on this platform; remove labels (find a template by its name with the sbx_template data source)"
+	whyVolumeSize     = "volumes on this platform have no size; remove size_gb"
+	whyVolumeRegion   = "this platform has no regions for volumes; remove region"
+	whyVolumeRestore  = "this platform cannot restore a volume from a snapshot; remove from_snapshot_id"
+	whyVolumeLabels   = "volumes carry no labels on this platform; remove labels (find a volume by its name with the sbx_volume data source)"
+	whySandboxSize    = "a sandbox takes its size from its template; remove it and set it on the sbx_template"
+	whyDiskMB         = "the platform sizes a sandbox's disk itself; remove disk_mb"
+	whyReadOnly       = "volumes are always mounted read-write here; remove read_only or set it to false"
+	whyIdle           = "this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline " +
+		"can be tracked; remove idle_timeout (timeout bounds how long a box runs)"
+	whyArchive        = "this platform has no archived state; remove auto_archive_after"
+	whyAutoDelete     = "this platform does not delete stopped sandboxes by itself; remove auto_delete_after"
+	whyVolumeSnapshot = "this platform cannot snapshot volumes; snapshot the sandbox that mounts it with `sandbox_id`"
+	whyFSOnlySnapshot = "snapshots always include memory; remove `include_memory` (a memory snapshot is planned) or set it to true"
+	whySnapshotTTL    = "snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed"
+	whySnapshotLabels = "snapshots carry no labels on this platform; remove labels (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)"
+)
+
+// attributesFor is E2B's attribute table for an account tier.
+func attributesFor(tier string) platform.Attributes {
+	return platform.Attributes{
+		// A template build is a new build of the same template id.
+		platform.AttrTemplateDockerfile: {Support: platform.InPlace},
+		platform.AttrTemplateImage:      {Support: platform.Replace}, // a build with fromImage and no steps; another image is another template
+		platform.AttrTemplateStartCmd:   {Support: platform.InPlace},
+		platform.AttrTemplateReadyCmd:   {Support: platform.InPlace},
+		platform.AttrTemplateCPUCount:   {Support: platform.InPlace},
+		platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: 128}, // MemoryMB minimum in the API spec
+		platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
+		platform.AttrTemplateLabels:     {Why: whyTemplateLabels}, // a template has names (aliases) only
+
+		platform.AttrVolumeSizeGB:         {Why: whyVolumeSize}, // Volume is {volumeID, name}
+		platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
+		platform.AttrVolumeLabels:         {Why: whyVolumeLabels},
+		platform.AttrVolumeFromSnapshotID: {Why: whyVolumeRestore},
+
+		platform.AttrSandboxFromSnapshotID: {Support: platform.Replace}, // POST /sandboxes {templateID: <snapshot id>}
+		// pause {memory: true} keeps memory; pause {memory: false} is a
+		// filesystem-only pause, a cold boot on resume.
+		platform.AttrSandboxState:    {Support: platform.InPlace, Values: platform.DesiredStates},
+		platform.AttrSandboxCPUCount: {Why: whySandboxSize}, // cpuCount / memoryMB belong to the template
+		platform.AttrSandboxMemoryMB: {Why: whySandboxSize},
+		platform.AttrSandboxDiskMB:   {Why: whyDiskMB},
+		// envVars are set at create and never reported back.
+		platform.AttrSandboxEnv:           {Support: platform.Replace, Unreported: true},
+		platform.AttrSandboxLabels:        {Support: platform.Replace}, // metadata is set at create only
+		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},
+		// POST /sandboxes/{id}/timeout changes the end time of a live box.
+		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: maxTimeoutByTier[tier]},
+		// on_timeout is the create request's autoPause, fixed at create.
+		platform.AttrSandboxOnTimeout: {Support: platform.Replace,
+			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause)}},
+		platform.AttrSandboxIdleTimeout:      {Why: whyIdle},
+		platform.AttrSandboxAutoArchiveAfter: {Why: whyArchive},
+		platform.AttrSandboxAutoDeleteAfter:  {Why: whyAutoDelete},
+
+		// An E2B snapshot is taken like a pause: filesystem and memory,
+		// restored by starting a new sandbox from it.
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotVolumeID:      {Why: whyVolumeSnapshot},
+		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}, Why: whyFSOnlySnapshot},
+		platform.AttrSnapshotTTL:           {Why: whySnapshotTTL},
+		platform.AttrSnapshotLabels:        {Why: whySnapshotLabels}, // a snapshot has names only
+	}
+}
+
+// capabilitiesFor is what E2B can do on an account tier.
 func capabilitiesFor(tier string) platform.Capabilities {
 	return platform.Capabilities{
-		PauseWithMemory:      true,  // POST /sandboxes/{id}/pause {memory: true}
-		Stop:                 true,  // pause {memory: false}: filesystem only, cold boot on resume
-		SandboxFromSnapshot:  true,  // POST /sandboxes {templateID: <snapshot id>}
-		SandboxLabelsMutable: false, // metadata is set at create only
-		SandboxEnvMutable:    false, // envVars are set at create only
-		SandboxResizeInPlace: false, // a sandbox takes its size from its template
-		SandboxDiskSize:      false,
-		MinMemoryMB:          128, // MemoryMB minimum in the API spec
-		MaxCPUCount:          0,
-		SandboxResources:     false, // cpuCount / memoryMB belong to the template
-		ReadOnlyMounts:       false, // volumeMounts have a name and a path only
+		Attributes: attributesFor(tier),
 		// GET /sandboxes/{id} says "paused" after pause {memory: true} and
 		// {memory: false} alike; sandbox metadata is fixed at create, so the
 		// kind cannot be recorded on the box either.
 		PauseKindUnreported: true,
+		EnforcesDeadlines:   true, // E2B kills (or pauses) the box at its end time itself
 
-		EnforcesDeadlines: true, // E2B kills (or pauses) the box at its end time itself
-		OnTimeoutActions:  []platform.OnTimeoutAction{platform.OnTimeoutKill, platform.OnTimeoutPause},
-		MaxTimeout:        maxTimeoutByTier[tier],
-		LifecycleMutable:  true,
-		// The timeout only (POST /sandboxes/{id}/timeout); on_timeout is the
-		// create request's autoPause, fixed at create, so a change replaces.
-		LifecycleInPlace: []string{"timeout"},
-		IdleTimeout:      false,
-		AutoArchive:      false,
-		AutoDelete:       false,
-
-		TemplateFromDockerfile: true,
-		TemplateFromImage:      true,  // a build with fromImage and no steps
-		TemplateRebuildInPlace: true,  // a new build of the same template id
-		TemplateResources:      true,  // cpuCount / memoryMB of the template
-		TemplateLabels:         false, // a template has names (aliases) only
-
-		VolumeSizes:          false, // E2B volumes have no size
-		VolumeGrow:           false,
-		VolumeRegions:        false,
-		VolumeRestore:        false,
-		VolumeLabelsMutable:  false,
-		VolumeLabelsNeedIdle: false,
-		VolumeLabels:         false, // a volume has a name only
-		VolumeCreatedAt:      false, // Volume is {volumeID, name}
-
-		// An E2B snapshot is taken like a pause: the sandbox's filesystem and
-		// memory, restored by starting a new sandbox from it. There is no
-		// filesystem-only variant.
-		SandboxSnapshot:       true,
-		SandboxMemorySnapshot: true,
-		SandboxFSOnlySnapshot: false,
-		VolumeSnapshot:        false,
-		SnapshotDelete:        true, // DELETE /templates/{snapshotID}
-		SnapshotTTL:           false,
-		SnapshotLabels:        false, // a snapshot has names only
-		SnapshotNamesUnique:   true,  // a second snapshot of a name becomes a build of the first
+		SnapshotDelete:      true, // DELETE /templates/{snapshotID}
+		SnapshotNamesUnique: true, // a second snapshot of a name becomes a build of the first
 		// SnapshotInfo is {snapshotID, names}: no time, size or source;
 		// GET /snapshots filters by sandboxID but does not report it.
 		SnapshotCreatedAt:      false,

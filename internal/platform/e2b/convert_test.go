@@ -118,10 +118,10 @@ func TestTemplateFromBuilds(t *testing.T) {
 }
 
 func TestCapabilitiesByTier(t *testing.T) {
-	if got := capabilitiesFor(TierBase).MaxTimeout; got != time.Hour {
+	if got := capabilitiesFor(TierBase).Attribute(platform.AttrSandboxTimeout).MaxDuration; got != time.Hour {
 		t.Errorf("base MaxTimeout = %s", got)
 	}
-	if got := capabilitiesFor(TierPro).MaxTimeout; got != 24*time.Hour {
+	if got := capabilitiesFor(TierPro).Attribute(platform.AttrSandboxTimeout).MaxDuration; got != 24*time.Hour {
 		t.Errorf("pro MaxTimeout = %s", got)
 	}
 	if _, err := New(Config{APIKey: "k", Tier: "gold"}); err == nil {

@@ -120,6 +120,16 @@ func (p *Platform) Name() string { return "e2b" }
 // with; the provider builds its retention policy from it (Pro: 24 h runtime).
 func (p *Platform) Tier() string { return p.tier }
 
+// Close implements platform.Platform: it closes the idle connections to
+// E2B. Nothing else is held; requests still work after it.
+func (p *Platform) Close() error {
+	p.api.CloseIdleConnections()
+	if p.upload.Transport != nil { // never the process-wide default transport
+		p.upload.CloseIdleConnections()
+	}
+	return nil
+}
+
 // Capabilities implements platform.Platform.
 func (p *Platform) Capabilities() platform.Capabilities { return capabilitiesFor(p.tier) }
 

@@ -49,8 +49,8 @@ func checkSandboxSpec(spec platform.SandboxSpec, caps platform.Capabilities) err
 		return unsupported("auto_delete_after")
 	case spec.Lifecycle.OnTimeout == platform.OnTimeoutStop:
 		return unsupported(`on_timeout = "stop" (E2B kills or pauses a box at its timeout)`)
-	case caps.MaxTimeout > 0 && spec.Lifecycle.Timeout > caps.MaxTimeout:
-		return fmt.Errorf("timeout %s is above the %s maximum of this E2B tier", spec.Lifecycle.Timeout, caps.MaxTimeout)
+	case caps.Attribute(platform.AttrSandboxTimeout).MaxDuration > 0 && spec.Lifecycle.Timeout > caps.Attribute(platform.AttrSandboxTimeout).MaxDuration:
+		return fmt.Errorf("timeout %s is above the %s maximum of this E2B tier", spec.Lifecycle.Timeout, caps.Attribute(platform.AttrSandboxTimeout).MaxDuration)
 	}
 	return nil
 }

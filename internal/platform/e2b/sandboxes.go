@@ -254,9 +254,24 @@ func (s *sandboxes) pause(ctx context.Context, id string, memory bool) error {
 	return err
 }
 
-// SetLifecycle changes the timeout in place: the box now expires timeout
-// from now. Other settings cannot change on E2B.
-func (s *sandboxes) SetLifecycle(ctx context.Context, id string, lc platform.Lifecycle) (*platform.Sandbox, error) {
+// Update makes the one in-place change E2B offers: the timeout (POST
+// /sandboxes/{id}/timeout; the box now expires timeout from now). A box's
+// size, labels (metadata), env and on_timeout are fixed at create: a change
+// of any of them is ErrUnsupported.
+func (s *sandboxes) Update(ctx context.Context, id string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
+	switch {
+	case change.CPUCount != nil || change.MemoryMB != nil:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "resizing a sandbox"}
+	case change.Labels != nil || change.Env != nil:
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "changing a sandbox's labels or env (replace the sandbox)"}
+	case change.Lifecycle == nil:
+		return s.Get(ctx, id)
+	}
+	return s.setLifecycle(ctx, id, change.Lifecycle.Lifecycle)
+}
+
+// setLifecycle changes the timeout in place, refusing any other change.
+func (s *sandboxes) setLifecycle(ctx context.Context, id string, lc platform.Lifecycle) (*platform.Sandbox, error) {
 	d, err := s.detail(ctx, id)
 	if err != nil {
 		return nil, err
@@ -288,11 +303,6 @@ func (s *sandboxes) SetLifecycle(ctx context.Context, id string, lc platform.Lif
 	// The timeout now in force, which E2B does not report back.
 	sb.Lifecycle.Timeout = lc.Timeout
 	return sb, nil
-}
-
-// Resize implements platform.SandboxService; E2B sizes boxes by template.
-func (s *sandboxes) Resize(_ context.Context, _ string, _, _ int64) (*platform.Sandbox, error) {
-	return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "resizing a sandbox"}
 }
 
 // Delete kills the box; one already gone is not an error.

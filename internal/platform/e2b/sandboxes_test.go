@@ -64,14 +64,14 @@ func TestSandboxLifecycleOnFake(t *testing.T) {
 			t.Errorf("after SetState(%s): status %s, fake %+v", st.to, got.Status, v)
 		}
 	}
-	got, err := p.Sandboxes().SetLifecycle(ctx, sb.ID, platform.Lifecycle{Timeout: 2 * time.Hour, OnTimeout: platform.OnTimeoutPause})
+	got, err := p.Sandboxes().Update(ctx, sb.ID, lifecycleUpdate(platform.Lifecycle{Timeout: 2 * time.Hour, OnTimeout: platform.OnTimeoutPause}))
 	if err != nil {
-		t.Fatalf("SetLifecycle: %v", err)
+		t.Fatalf("Update: %v", err)
 	}
 	if v, _ := fake.Sandbox(sb.ID); v.Timeout != 7200 || got.Lifecycle.Timeout != 2*time.Hour {
-		t.Errorf("after SetLifecycle: fake timeout %d, sandbox %+v", v.Timeout, got.Lifecycle)
+		t.Errorf("after Update: fake timeout %d, sandbox %+v", v.Timeout, got.Lifecycle)
 	}
-	if _, err := p.Sandboxes().SetLifecycle(ctx, sb.ID, platform.Lifecycle{Timeout: time.Hour, OnTimeout: platform.OnTimeoutKill}); !errors.Is(err, platform.ErrUnsupported) {
+	if _, err := p.Sandboxes().Update(ctx, sb.ID, lifecycleUpdate(platform.Lifecycle{Timeout: time.Hour, OnTimeout: platform.OnTimeoutKill})); !errors.Is(err, platform.ErrUnsupported) {
 		t.Errorf("changing on_timeout in place: %v, want unsupported", err)
 	}
 
@@ -241,4 +241,9 @@ func TestSandboxCreateAnswerLostOnFake(t *testing.T) {
 	if all := fake.Sandboxes(); len(all) != 2 || again.ID == sb.ID {
 		t.Errorf("after another create of the same name: %d sandboxes, id %s (first %s); want a second box", len(all), again.ID, sb.ID)
 	}
+}
+
+// lifecycleUpdate is an in-place change of lc's settings.
+func lifecycleUpdate(lc platform.Lifecycle) platform.SandboxUpdate {
+	return platform.SandboxUpdate{Lifecycle: &platform.LifecycleUpdate{Lifecycle: lc}}
 }

@@ -143,7 +143,7 @@ func TestTemplateLabelsRefusedOnFake(t *testing.T) {
 	if n := len(fake.Templates()); n != 0 {
 		t.Errorf("a refused create made %d templates", n)
 	}
-	if p.Capabilities().TemplateLabels {
+	if p.Capabilities().Accepts(platform.AttrTemplateLabels) {
 		t.Error("capabilities claim template labels")
 	}
 }

@@ -139,14 +139,13 @@ func (v *volumes) List(ctx context.Context, filter platform.VolumeFilter) ([]pla
 	return out, nil
 }
 
-// SetLabels implements platform.VolumeService; E2B volumes have no labels.
-func (v *volumes) SetLabels(_ context.Context, _ string, _ map[string]string) (*platform.Volume, error) {
+// Update implements platform.VolumeService: nothing about an E2B volume
+// changes in place (it has a name only: no size, no labels).
+func (v *volumes) Update(_ context.Context, _ string, change platform.VolumeUpdate) (*platform.Volume, error) {
+	if change.SizeGB != nil {
+		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume sizes"}
+	}
 	return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume labels"}
-}
-
-// Resize implements platform.VolumeService; E2B volumes have no size.
-func (v *volumes) Resize(_ context.Context, _ string, _ int64) (*platform.Volume, error) {
-	return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume sizes"}
 }
 
 // Delete implements platform.VolumeService.

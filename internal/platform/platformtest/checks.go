@@ -122,7 +122,7 @@ func needs(t *testing.T, have bool, capability string) {
 // snapshotLabelIs checks a snapshot label where snapshots carry labels
 // (SnapshotLabels); elsewhere none were set, and the snapshot must have none.
 func (r run) snapshotLabelIs(addr, key, want string) resource.TestCheckFunc {
-	if r.h.Capabilities.SnapshotLabels {
+	if r.h.Capabilities.Accepts(platform.AttrSnapshotLabels) {
 		return resource.TestCheckResourceAttr(addr, "labels."+key, want)
 	}
 	return resource.TestCheckNoResourceAttr(addr, "labels."+key)

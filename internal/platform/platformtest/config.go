@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // run is one scenario's configuration builder: a unique name prefix, so
@@ -29,7 +30,7 @@ func (r run) template() string {
 // labels (VolumeLabels); extra lines go into its body.
 func (r run) volume(label string, extra ...string) string {
 	labels := ""
-	if r.h.Capabilities.VolumeLabels {
+	if r.h.Capabilities.Accepts(platform.AttrVolumeLabels) {
 		labels = fmt.Sprintf("  labels = { suite = %q }", r.name)
 	}
 	return fmt.Sprintf(`resource "sbx_volume" %q {
@@ -44,7 +45,7 @@ func (r run) volume(label string, extra ...string) string {
 // `kept = "yes"`) where snapshots carry labels (SnapshotLabels), else "":
 // the provider refuses labels a platform cannot store at plan time.
 func (r run) snapshotLabels(body string) string {
-	if !r.h.Capabilities.SnapshotLabels {
+	if !r.h.Capabilities.Accepts(platform.AttrSnapshotLabels) {
 		return ""
 	}
 	return "  labels = { " + body + " }"
@@ -85,7 +86,7 @@ func agentFiles(path, content string) string {
 
 // sandboxSnapshotKind is the kind a sandbox snapshot has on this platform.
 func (r run) sandboxSnapshotKind() string {
-	if r.h.Capabilities.SandboxFSOnlySnapshot {
+	if r.h.Capabilities.AcceptsValue(platform.AttrSnapshotIncludeMemory, "false") {
 		return "filesystem"
 	}
 	return "memory"

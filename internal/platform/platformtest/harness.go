@@ -27,6 +27,8 @@ const (
 
 // Harness is everything the suite needs to know about one platform.
 type Harness struct {
+	// Name is the platform's name as errors give it ("docker", "e2b").
+	Name string
 	// ProviderFactories serves the sbx provider to the terraform CLI.
 	ProviderFactories map[string]func() (tfprotov6.ProviderServer, error)
 	// ProviderConfig is the HCL of the provider block, e.g. `provider "sbx" {}`.
@@ -35,8 +37,8 @@ type Harness struct {
 	// sbx_template that builds on this platform and runs the quickstart
 	// agent, which honours AGENT_FILES.
 	TemplateConfig func(name string) string
-	// Capabilities is the platform's row of the capability matrix; it decides
-	// which scenarios apply.
+	// Capabilities is what the platform can do: its attribute table
+	// decides which scenarios apply and drives the attribute scenarios.
 	Capabilities platform.Capabilities
 	// OutOfBand acts on the platform behind Terraform's back.
 	OutOfBand OutOfBand
@@ -69,6 +71,8 @@ type OutOfBand interface {
 
 // Run runs every scenario as a subtest.
 func Run(t *testing.T, h Harness) {
+	RunRefusals(t, h)
+	t.Run("attributes_in_place", func(t *testing.T) { testAttributesInPlace(t, h) })
 	t.Run("lifecycle", func(t *testing.T) { testLifecycle(t, h) })
 	t.Run("state_changes_in_place", func(t *testing.T) { testStateChanges(t, h) })
 	t.Run("lifecycle_changes_in_place", func(t *testing.T) { testLifecycleChanges(t, h) })

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // testDisappears: an object deleted outside Terraform is dropped from state
@@ -21,10 +22,10 @@ func testDisappears(t *testing.T, h Harness) {
 	t.Run("snapshot", func(t *testing.T) {
 		r := newRun(h)
 		switch {
-		case h.Capabilities.VolumeSnapshot && h.Capabilities.SnapshotDelete:
+		case h.Capabilities.Accepts(platform.AttrSnapshotVolumeID) && h.Capabilities.SnapshotDelete:
 			disappearCase(t, h, KindSnapshot, "sbx_snapshot.snap",
 				r.config(r.volume("v"), r.snapshotOf("snap", "sbx_volume.v")))
-		case h.Capabilities.SandboxSnapshot && h.Capabilities.SnapshotDelete:
+		case h.Capabilities.Accepts(platform.AttrSnapshotSandboxID) && h.Capabilities.SnapshotDelete:
 			disappearCase(t, h, KindSnapshot, "sbx_snapshot.snap",
 				r.config(r.template(), r.sandbox("s"), r.snapshotOf("snap", "sbx_sandbox.s")))
 		default:

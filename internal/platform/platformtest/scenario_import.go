@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // testImport: every resource imports by id (terraform import) into exactly
@@ -17,10 +18,10 @@ func testImport(t *testing.T, h Harness) {
 		"  volume_mount {\n    volume_id = sbx_volume.v.id\n    path = \"/data\"\n  }")}
 	addrs := []string{"sbx_template.t", "sbx_volume.v", "sbx_sandbox.s"}
 	switch {
-	case h.Capabilities.SandboxSnapshot:
+	case h.Capabilities.Accepts(platform.AttrSnapshotSandboxID):
 		blocks = append(blocks, r.snapshotOf("snap", "sbx_sandbox.s", r.snapshotLabels(`kept = "yes"`)))
 		addrs = append(addrs, "sbx_snapshot.snap")
-	case h.Capabilities.VolumeSnapshot:
+	case h.Capabilities.Accepts(platform.AttrSnapshotVolumeID):
 		blocks = append(blocks, r.snapshotOf("snap", "sbx_volume.v", r.snapshotLabels(`kept = "yes"`)))
 		addrs = append(addrs, "sbx_snapshot.snap")
 	default:

@@ -17,11 +17,10 @@ import (
 // then plans empty. Both values sit within every cap known (E2B Base: 1h);
 // a platform capping timeouts lower gets them scaled to its cap.
 func testLifecycleChanges(t *testing.T, h Harness) {
-	needs(t, h.Capabilities.LifecycleMutable && len(h.Capabilities.OnTimeoutActions) > 0,
-		"timeouts that change in place (LifecycleMutable, OnTimeoutActions)")
+	needs(t, h.Capabilities.InPlace(platform.AttrSandboxTimeout), "timeouts that change in place (sandbox.timeout in place)")
 	from, to := 30*time.Minute, time.Hour
-	if limit := h.Capabilities.MaxTimeout; limit > 0 && limit < to {
-		t.Logf("the platform caps timeout at %s (capability MaxTimeout); changing it from %s to %s instead", limit, limit/2, limit)
+	if limit := h.Capabilities.Attribute(platform.AttrSandboxTimeout).MaxDuration; limit > 0 && limit < to {
+		t.Logf("the platform caps timeout at %s (sandbox.timeout MaxDuration); changing it from %s to %s instead", limit, limit/2, limit)
 		from, to = limit/2, limit
 	}
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // testLookups: the data sources find what the resources made — snapshots by
@@ -17,9 +18,9 @@ func testLookups(t *testing.T, h Harness) {
 	base := []string{r.template(), r.volume("v")}
 	source := ""
 	switch {
-	case h.Capabilities.VolumeSnapshot:
+	case h.Capabilities.Accepts(platform.AttrSnapshotVolumeID):
 		source = "sbx_volume.v"
-	case h.Capabilities.SandboxSnapshot:
+	case h.Capabilities.Accepts(platform.AttrSnapshotSandboxID):
 		source = "sbx_sandbox.s"
 		base = append(base, r.sandbox("s"))
 	default:
@@ -42,7 +43,7 @@ func testLookups(t *testing.T, h Harness) {
 	// names "<run>-a", "-b", "-c" play the roles the labels play).
 	selectX := fmt.Sprintf(`labels = { suite = %q, role = "x" }`, r.name)
 	selectAll := fmt.Sprintf(`labels = { suite = %q }`, r.name)
-	if !h.Capabilities.SnapshotLabels {
+	if !h.Capabilities.Accepts(platform.AttrSnapshotLabels) {
 		t.Log("the platform's snapshots carry no labels (capability SnapshotLabels); snapshots are looked up by name_regex instead of labels")
 		selectX = fmt.Sprintf(`name_regex = "^%s-[ab]$"`, r.name)
 		selectAll = fmt.Sprintf(`name_regex = "^%s-[abc]$"`, r.name)
@@ -60,7 +61,7 @@ data "sbx_template" "t" { name = sbx_template.t.name }
 		resource.TestCheckResourceAttrPair("data.sbx_template.t", "build_id", "sbx_template.t", "build_id"),
 		resource.TestCheckResourceAttrPair("data.sbx_template.t", "status", "sbx_template.t", "status"),
 	}
-	if h.Capabilities.VolumeLabels {
+	if h.Capabilities.Accepts(platform.AttrVolumeLabels) {
 		checks = append(checks, resource.TestCheckResourceAttr("data.sbx_volume.v", "labels.suite", r.name))
 	} else {
 		t.Log("the platform's volumes carry no labels (capability VolumeLabels); the volume lookup's labels are not checked")

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // testSnapshotRestore: what a box wrote survives a snapshot and shows up in a
@@ -11,12 +12,12 @@ import (
 // as its parent; a volume snapshot restores into a new volume with the data.
 func testSnapshotRestore(t *testing.T, h Harness) {
 	t.Run("sandbox", func(t *testing.T) {
-		needs(t, h.Capabilities.SandboxSnapshot && h.Capabilities.SandboxFromSnapshot,
+		needs(t, h.Capabilities.Accepts(platform.AttrSnapshotSandboxID) && h.Capabilities.Accepts(platform.AttrSandboxFromSnapshotID),
 			"sandbox snapshots restored into new sandboxes (SandboxSnapshot, SandboxFromSnapshot)")
 		testSandboxSnapshotRestore(t, h)
 	})
 	t.Run("volume", func(t *testing.T) {
-		needs(t, h.Capabilities.VolumeSnapshot && h.Capabilities.VolumeRestore,
+		needs(t, h.Capabilities.Accepts(platform.AttrSnapshotVolumeID) && h.Capabilities.Accepts(platform.AttrVolumeFromSnapshotID),
 			"volume snapshots restored into new volumes (VolumeSnapshot, VolumeRestore)")
 		testVolumeSnapshotRestore(t, h)
 	})

@@ -16,18 +16,18 @@ import (
 // alike, PauseKindUnreported, must still read a stopped box back as stopped).
 func testStateChanges(t *testing.T, h Harness) {
 	states := []platform.SandboxState{platform.StateRunning}
-	if h.Capabilities.PauseWithMemory {
+	if h.Capabilities.AcceptsValue(platform.AttrSandboxState, "paused") {
 		states = append(states, platform.StatePaused)
 	} else {
-		t.Log("the platform cannot pause with memory (capability PauseWithMemory); the paused step does not apply")
+		t.Log("the platform cannot pause with memory (sandbox.state refuses paused); the paused step does not apply")
 	}
-	if h.Capabilities.Stop {
+	if h.Capabilities.AcceptsValue(platform.AttrSandboxState, "stopped") {
 		states = append(states, platform.StateStopped)
 	} else {
-		t.Log("the platform cannot stop sandboxes (capability Stop); the stopped step does not apply")
+		t.Log("the platform cannot stop sandboxes (sandbox.state refuses stopped); the stopped step does not apply")
 	}
-	needs(t, len(states) > 1, "any sandbox state besides running (PauseWithMemory, Stop)")
-	if h.Capabilities.PauseWithMemory && h.Capabilities.Stop {
+	needs(t, len(states) > 1, "any sandbox state besides running (sandbox.state values)")
+	if h.Capabilities.AcceptsValue(platform.AttrSandboxState, "paused") && h.Capabilities.AcceptsValue(platform.AttrSandboxState, "stopped") {
 		states = append(states, platform.StatePaused) // stopped → paused, in place too
 	}
 	states = append(states, platform.StateRunning)
@@ -66,10 +66,10 @@ func testStateChanges(t *testing.T, h Harness) {
 // applying it resumes the same box.
 func testOutOfBandState(t *testing.T, h Harness) {
 	behind := platform.StatePaused
-	if !h.Capabilities.PauseWithMemory {
+	if !h.Capabilities.AcceptsValue(platform.AttrSandboxState, "paused") {
 		behind = platform.StateStopped
 	}
-	needs(t, h.Capabilities.PauseWithMemory || h.Capabilities.Stop, "pausing or stopping sandboxes")
+	needs(t, h.Capabilities.AcceptsValue(platform.AttrSandboxState, "paused") || h.Capabilities.AcceptsValue(platform.AttrSandboxState, "stopped"), "pausing or stopping sandboxes")
 
 	r := newRun(h)
 	var boxID string

@@ -1,7 +1,8 @@
-// Command retentiondoc writes the built-in retention policy table into a
-// document, between the generated-table markers, so the retention guide
-// always shows what the code enforces. `make docs` runs it before
-// tfplugindocs:
+// Command retentiondoc writes the retention policy table of the platforms
+// the provider registers (provider.Platforms) into a document, between the
+// generated-table markers, so the retention guide always shows what the
+// code enforces, and only for platforms the provider has. `make docs` runs
+// it before tfplugindocs:
 //
 //	go run ./internal/retention/cmd/retentiondoc templates/guides/retention.md.tmpl
 //
@@ -14,7 +15,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
 func main() {
@@ -28,18 +30,24 @@ func main() {
 		flag.Usage()
 		os.Exit(1)
 	}
-	if err := run(flag.Arg(0), *check); err != nil {
+	if err := run(flag.Arg(0), *check, provider.Platforms()); err != nil {
 		fmt.Fprintln(os.Stderr, "retentiondoc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(name string, check bool) error {
+// run rewrites the table in the document called name from the rules of
+// defs (with check: reports a stale table instead).
+func run(name string, check bool, defs []platform.Definition) error {
 	old, err := os.ReadFile(name)
 	if err != nil {
 		return err
 	}
-	doc, err := retention.ReplaceDocTable(old)
+	table := platform.RetentionTable(defs)
+	if err := table.Check(); err != nil {
+		return err
+	}
+	doc, err := table.ReplaceDoc(old, platform.RetentionTitles(defs))
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

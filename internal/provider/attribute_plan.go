@@ -1,0 +1,197 @@
+package provider
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// plannedAttribute is one configurable attribute as the attribute table
+// judges it: its table key, where diagnostics point, and its planned and
+// prior values (prior is nil on create).
+type plannedAttribute struct {
+	key   string // platform.Attr* key
+	path  path.Path
+	plan  attr.Value
+	prior attr.Value
+	// shown replaces the planned value in messages ("(a Dockerfile)").
+	shown string
+	// duration: the value is a duration string, bounded by MaxDuration.
+	duration bool
+	// normalize, when set, maps a value before plan and prior are compared
+	// (an on_timeout left out is "kill").
+	normalize func(types.String) types.String
+}
+
+// attributeDecision is what the table makes of a plan.
+type attributeDecision struct {
+	// replace lists the changed attributes the platform cannot change in
+	// place; any of them replaces the object.
+	replace path.Paths
+	// inPlace lists the changed attributes the platform changes in place.
+	inPlace []string
+}
+
+// planAttributes is the one place plan-time decisions are derived from a
+// platform's attribute table: a refused attribute or value is an error
+// naming the attribute, the value and what is allowed; a required one left
+// out is an error; a number or duration out of bounds is an error; a
+// changed attribute replaces the object or is changed in place, as the
+// table says. Resources add only what no table can say (a volume cannot
+// shrink, a mounted volume cannot be relabelled).
+func planAttributes(table platform.Attributes, platformName string, attrs []plannedAttribute, diags *diag.Diagnostics) attributeDecision {
+	var out attributeDecision
+	for _, a := range attrs {
+		row := table.Get(a.key)
+		name := a.path.String()
+		shown := a.shown
+		if shown == "" {
+			shown = attributeShown(a.plan)
+		}
+		if attributeSet(a.plan) {
+			if row.Support == platform.Refused {
+				why := row.Why
+				if why == "" {
+					why = "remove " + platform.AttrName(a.key)
+				}
+				addUnsupportedError(diags, a.path, shown, platformName, why)
+				continue
+			}
+			checkAttributeValue(row, a, name, shown, platformName, diags)
+		} else if row.Required && a.plan.IsNull() {
+			detail := fmt.Sprintf("%s needs %s.", platformName, name)
+			if row.Why != "" {
+				detail = fmt.Sprintf("%s needs %s: %s", platformName, name, row.Why)
+			}
+			diags.AddAttributeError(a.path, fmt.Sprintf("%s is required on %s", name, platformName), detail)
+		}
+		if a.prior == nil || attributeSame(a.compared(a.plan), a.compared(a.prior)) {
+			continue
+		}
+		switch row.Support {
+		case platform.InPlace:
+			out.inPlace = append(out.inPlace, a.key)
+		case platform.Replace:
+			out.replace = append(out.replace, a.path)
+		}
+	}
+	return out
+}
+
+// compared is v as plan and prior are compared.
+func (a plannedAttribute) compared(v attr.Value) attr.Value {
+	if s, ok := v.(types.String); ok && a.normalize != nil {
+		return a.normalize(s)
+	}
+	return v
+}
+
+// checkAttributeValue checks a known value against the row's accepted
+// values and bounds.
+func checkAttributeValue(row platform.Attribute, a plannedAttribute, name, shown, platformName string, diags *diag.Diagnostics) {
+	if a.plan.IsUnknown() {
+		return
+	}
+	if raw, ok := attributeRaw(a.plan); ok && !row.Accepts(raw) {
+		allowed := make([]string, 0, len(row.Values))
+		for _, v := range row.Values {
+			allowed = append(allowed, attributeQuote(a.plan, v))
+		}
+		msg := name + " must be one of " + strings.Join(allowed, ", ")
+		if row.Why != "" {
+			msg += "; " + row.Why
+		}
+		addUnsupportedError(diags, a.path, shown, platformName, msg)
+		return
+	}
+	switch v := a.plan.(type) {
+	case types.Int64:
+		n := v.ValueInt64()
+		if row.Min > 0 && n < row.Min {
+			diags.AddAttributeError(a.path, name+" below the platform minimum",
+				fmt.Sprintf("%s = %d is below the minimum of %d on %s. Set %s to %d or more, or leave it out for the platform default.",
+					name, n, row.Min, platformName, name, row.Min))
+		}
+		if row.Max > 0 && n > row.Max {
+			diags.AddAttributeError(a.path, name+" above the platform maximum",
+				fmt.Sprintf("%s = %d is above the maximum of %d on %s. Set %s to %d or less.",
+					name, n, row.Max, platformName, name, row.Max))
+		}
+	case types.String:
+		if a.duration && row.MaxDuration > 0 {
+			if d := durationFromTF(v); d > row.MaxDuration {
+				limit := retentionHumanDuration(row.MaxDuration)
+				diags.AddAttributeError(a.path, name+" above the platform maximum",
+					fmt.Sprintf("%s = %s is above the maximum of %s on %s. Set %s to %s or less.",
+						name, strconv.Quote(v.ValueString()), limit, platformName, name, limit))
+			}
+		}
+	}
+}
+
+// attributeSet reports whether the configuration asks for something: a
+// value (known or not), where an empty map asks for nothing and a wholly
+// unknown map is judged at apply.
+func attributeSet(v attr.Value) bool {
+	if v == nil || v.IsNull() {
+		return false
+	}
+	if m, ok := v.(types.Map); ok {
+		return !m.IsUnknown() && len(m.Elements()) > 0
+	}
+	return true
+}
+
+// attributeSame compares a planned value with the prior one, a null map
+// and an empty one being the same.
+func attributeSame(a, b attr.Value) bool {
+	if ma, ok := a.(types.Map); ok {
+		if mb, ok := b.(types.Map); ok {
+			return mapsSame(ma, mb)
+		}
+	}
+	return a.Equal(b)
+}
+
+// attributeRaw is a value as a table's Values list writes it.
+func attributeRaw(v attr.Value) (string, bool) {
+	switch tv := v.(type) {
+	case types.String:
+		return tv.ValueString(), true
+	case types.Bool:
+		return strconv.FormatBool(tv.ValueBool()), true
+	case types.Int64:
+		return strconv.FormatInt(tv.ValueInt64(), 10), true
+	}
+	return "", false
+}
+
+// attributeQuote writes an accepted value as HCL would: strings quoted.
+func attributeQuote(v attr.Value, raw string) string {
+	if _, ok := v.(types.String); ok {
+		return strconv.Quote(raw)
+	}
+	return raw
+}
+
+// attributeShown is a planned value for a message.
+func attributeShown(v attr.Value) string {
+	switch tv := v.(type) {
+	case types.Map:
+		if !tv.IsUnknown() {
+			return labelsValueString(tv)
+		}
+	case types.Bool:
+		if !tv.IsUnknown() {
+			return strconv.FormatBool(tv.ValueBool())
+		}
+	}
+	return valueForMessage(v)
+}

@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// sandboxUpdateFrom is the in-place change from state to plan, for
+// SandboxService.Update, and whether there is one. State is not part of it
+// (SetState moves a box). envRecorded: the env changes only in the state
+// (an imported box's unreported env, taken from the configuration), so it
+// is not sent.
+func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, envRecorded bool, diags *diag.Diagnostics) (platform.SandboxUpdate, bool) {
+	var change platform.SandboxUpdate
+	changed := false
+	if !plan.CPUCount.Equal(state.CPUCount) || !plan.MemoryMB.Equal(state.MemoryMB) {
+		cpu, mem := plan.CPUCount.ValueInt64(), plan.MemoryMB.ValueInt64()
+		change.CPUCount, change.MemoryMB = &cpu, &mem
+		changed = true
+	}
+	if !mapsSame(plan.Labels, state.Labels) {
+		labels := mapFromTF(ctx, plan.Labels, diags)
+		change.Labels = &labels
+		changed = true
+	}
+	if !envRecorded && !mapsSame(plan.Env, state.Env) {
+		env := mapFromTF(ctx, plan.Env, diags)
+		change.Env = &env
+		changed = true
+	}
+	if keys := sandboxLifecycleChanges(plan, state); len(keys) > 0 {
+		change.Lifecycle = &platform.LifecycleUpdate{Lifecycle: sandboxLifecycleFromModel(plan), Changed: keys}
+		changed = true
+	}
+	return change, changed
+}
+
+// sandboxChangesMoreThanLifecycle reports whether change holds anything
+// besides lifecycle settings.
+func sandboxChangesMoreThanLifecycle(change platform.SandboxUpdate) bool {
+	return change.CPUCount != nil || change.MemoryMB != nil || change.Labels != nil || change.Env != nil
+}
+
+// sandboxLifecycleChanges lists, by table key, the lifecycle settings that
+// differ between plan and state.
+func sandboxLifecycleChanges(plan, state sandboxModel) []string {
+	var out []string
+	for _, c := range []struct {
+		key  string
+		a, b types.String
+	}{
+		{platform.AttrSandboxTimeout, plan.Timeout, state.Timeout},
+		{platform.AttrSandboxOnTimeout, onTimeoutOrKill(plan.OnTimeout), onTimeoutOrKill(state.OnTimeout)},
+		{platform.AttrSandboxIdleTimeout, plan.IdleTimeout, state.IdleTimeout},
+		{platform.AttrSandboxAutoArchiveAfter, plan.AutoArchiveAfter, state.AutoArchiveAfter},
+		{platform.AttrSandboxAutoDeleteAfter, plan.AutoDeleteAfter, state.AutoDeleteAfter},
+	} {
+		if !c.a.Equal(c.b) {
+			out = append(out, c.key)
+		}
+	}
+	return out
+}
+
+// onTimeoutOrKill is on_timeout with its default: left out, it is "kill"
+// wherever a box has a timeout (E2B reports it as unset).
+func onTimeoutOrKill(v types.String) types.String {
+	if v.IsNull() {
+		return types.StringValue(string(platform.OnTimeoutKill))
+	}
+	return v
+}

@@ -1,0 +1,54 @@
+package provider
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+)
+
+// retentionTestPolicy is the policy of the registered platforms' rows
+// (Platforms) with overrides, for tests of code that judges deadlines.
+func retentionTestPolicy(t testing.TB, overrides map[string]time.Duration) retention.Policy {
+	t.Helper()
+	p, err := platform.RetentionTable(Platforms()).NewPolicy(overrides)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// retentionTestPolicyWithUpcoming adds the rows of the platforms still to
+// come (retention.Upcoming), for tests of code paths no registered platform
+// reaches yet: a snapshot ttl (Fly, Modal), a template deadline (Daytona).
+func retentionTestPolicyWithUpcoming(t testing.TB, overrides map[string]time.Duration) retention.Policy {
+	t.Helper()
+	p, err := retention.NewTable(platform.RetentionTable(Platforms()).Rules(), retention.Upcoming).NewPolicy(overrides)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRetentionTestPolicies(t *testing.T) {
+	registered := retentionTestPolicy(t, map[string]time.Duration{"paused_sandbox": time.Hour})
+	if got, want := len(registered.Table().Rules()), len(platform.RetentionTable(Platforms()).Rules()); got != want {
+		t.Errorf("retentionTestPolicy has %d rows, want the registered %d", got, want)
+	}
+	if w := registered.Window(retention.Rule{Key: "paused_sandbox"}); w != time.Hour {
+		t.Errorf("override not applied: %s", w)
+	}
+	all := retentionTestPolicyWithUpcoming(t, map[string]time.Duration{"idle_sandbox": time.Hour})
+	if got, want := len(all.Table().Rules()), len(registered.Table().Rules())+len(retention.Upcoming); got != want {
+		t.Errorf("retentionTestPolicyWithUpcoming has %d rows, want %d", got, want)
+	}
+	created := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	fly := retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: created}
+	if _, ok := registered.Deadline(fly, created); ok {
+		t.Error("a platform not registered got a deadline from the registered rows")
+	}
+	if d, ok := all.Deadline(fly, created); !ok || d.Rule != "volume_snapshot" {
+		t.Errorf("with the upcoming rows: %+v %v", d, ok)
+	}
+}
