@@ -209,7 +209,11 @@ func refusalConfig(key string, c attributeCase, v string) string {
 	case platform.KindVolume:
 		return fmt.Sprintf("resource \"sbx_volume\" \"v\" {\n  name = \"refused\"\n%s\n}\n", body)
 	case platform.KindSandbox:
-		return fmt.Sprintf("resource \"sbx_sandbox\" \"s\" {\n  template_id = \"tpl\"\n%s\n}\n", body)
+		source := `  template_id = "tpl"`
+		if c.name == "from_snapshot_id" {
+			source = "" // a box starts from a template or a snapshot
+		}
+		return fmt.Sprintf("resource \"sbx_sandbox\" \"s\" {\n%s\n%s\n}\n", source, body)
 	default:
 		source := `  sandbox_id = "box"`
 		if c.name == "sandbox_id" || c.name == "volume_id" {
@@ -273,13 +277,17 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 	config := func() string {
 		var lines []string
 		seen := map[string]bool{}
+		changing := map[string]bool{} // attributes the steps set: a need does not set them again
+		for _, key := range order {
+			changing[cases[key].name] = true
+		}
 		for _, key := range order {
 			c := cases[key]
 			if key == platform.AttrTemplateDockerfile {
 				continue // changed in the harness's body below
 			}
 			for _, n := range c.needs {
-				if !seen[n] {
+				if name, _, _ := strings.Cut(strings.TrimSpace(n), " "); !seen[n] && !changing[name] {
 					lines, seen[n] = append(lines, n), true
 				}
 			}
