@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -292,9 +293,10 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	if importing {
-		// What the platform does not report (Env == nil) is taken from
-		// the configuration at the next plan (resource_sandbox_env_import.go).
-		sandboxMarkEnvUnreported(ctx, resp.Private, sb.Env == nil, &resp.Diagnostics)
+		// What the platform does not report is taken from the
+		// configuration at the next plan (resource_unreported.go).
+		writeUnreported(ctx, resp.Private,
+			unreportedAfterImport(r.platform.Capabilities().Attributes, sandboxAttributes(state, nil)), &resp.Diagnostics)
 		endImport(ctx, resp)
 	}
 }
@@ -322,9 +324,10 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	// in place; anything else was planned as a replacement. An imported
 	// box's env the platform did not report is recorded as planned, with no
 	// call.
-	envRecorded := !mapsSame(plan.Env, state.Env) && sandboxEnvUnreported(ctx, req.Private, state, &resp.Diagnostics)
+	recorded := readUnreported(ctx, req.Private, &resp.Diagnostics)
+	taken := unreportedTaken(recorded, sandboxAttributes(plan, &state))
 	resuming := !plan.State.Equal(state.State) && plan.State.ValueString() == string(platform.StateRunning)
-	change, changed := sandboxUpdateFrom(ctx, plan, state, envRecorded, &resp.Diagnostics)
+	change, changed := sandboxUpdateFrom(ctx, plan, state, taken, &resp.Diagnostics)
 	// A resume sets the lifecycle again below (where the timeout changes in
 	// place); a change of nothing else waits for it.
 	resumeSetsLifecycle := resuming && r.platform.Capabilities().InPlace(platform.AttrSandboxTimeout)
@@ -373,8 +376,8 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	out := sandboxSettle(plan, sb)
 	sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
-	if envRecorded {
-		sandboxMarkEnvUnreported(ctx, resp.Private, false, &resp.Diagnostics)
+	if len(taken) > 0 {
+		writeUnreported(ctx, resp.Private, slices.DeleteFunc(recorded, func(k string) bool { return slices.Contains(taken, k) }), &resp.Diagnostics)
 	}
 }
 

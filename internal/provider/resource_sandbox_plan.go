@@ -47,8 +47,10 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	prior := sandboxPlanEnvFromConfig(ctx, req.Private, plan, state, name, &resp.Diagnostics)
-	decision := planAttributes(caps.Attributes, name, sandboxAttributes(plan, &prior), &resp.Diagnostics)
+	attrs := sandboxAttributes(plan, &state)
+	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), attrs)
+	planUnreportedFromConfig(attrs, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
+	decision := planAttributes(caps.Attributes, name, attrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -11,10 +12,10 @@ import (
 
 // sandboxUpdateFrom is the in-place change from state to plan, for
 // SandboxService.Update, and whether there is one. State is not part of it
-// (SetState moves a box). envRecorded: the env changes only in the state
-// (an imported box's unreported env, taken from the configuration), so it
-// is not sent.
-func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, envRecorded bool, diags *diag.Diagnostics) (platform.SandboxUpdate, bool) {
+// (SetState moves a box). taken lists attributes that change only in the
+// state (an imported box's unreported values, taken from the
+// configuration: resource_unreported.go); they are not sent.
+func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, taken []string, diags *diag.Diagnostics) (platform.SandboxUpdate, bool) {
 	var change platform.SandboxUpdate
 	changed := false
 	if !plan.CPUCount.Equal(state.CPUCount) || !plan.MemoryMB.Equal(state.MemoryMB) {
@@ -22,17 +23,18 @@ func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, envRecorde
 		change.CPUCount, change.MemoryMB = &cpu, &mem
 		changed = true
 	}
-	if !mapsSame(plan.Labels, state.Labels) {
+	if !mapsSame(plan.Labels, state.Labels) && !slices.Contains(taken, platform.AttrSandboxLabels) {
 		labels := mapFromTF(ctx, plan.Labels, diags)
 		change.Labels = &labels
 		changed = true
 	}
-	if !envRecorded && !mapsSame(plan.Env, state.Env) {
+	if !mapsSame(plan.Env, state.Env) && !slices.Contains(taken, platform.AttrSandboxEnv) {
 		env := mapFromTF(ctx, plan.Env, diags)
 		change.Env = &env
 		changed = true
 	}
-	if keys := sandboxLifecycleChanges(plan, state); len(keys) > 0 {
+	keys := slices.DeleteFunc(sandboxLifecycleChanges(plan, state), func(k string) bool { return slices.Contains(taken, k) })
+	if len(keys) > 0 {
 		change.Lifecycle = &platform.LifecycleUpdate{Lifecycle: sandboxLifecycleFromModel(plan), Changed: keys}
 		changed = true
 	}
