@@ -1,7 +1,15 @@
 // Package acctest holds what acceptance and conformance tests share: the
 // test tiers (RequireTerraform, RequireDocker: what a test needs, and where
 // it is skipped), a reachable Docker engine and a locally built sandbox
-// image context, so no test needs an image registry.
+// image context, so no test needs an image registry; the provider served
+// in-process to the terraform CLI (Factories, NoWaitHooks), a second
+// working directory with its own state (OtherState), and the checks the
+// provider's tests and the platforms' acceptance tests have in common
+// (ErrorPattern, ResourceID, CaptureAttr; Secret, Without and the trace
+// log checks for values that must be shown nowhere).
+//
+// It takes the provider as its constructor and never imports it, so the
+// provider's own tests (package provider) use it as the platforms' do.
 package acctest
 
 import (

@@ -168,8 +168,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 		return fail(stderr, "%v", err)
 	}
 	defer func() { _ = plat.Close() }() // the command is ending; nothing to do about a failed close
-	inv, ok := plat.(platform.Inventory)
-	if !ok {
+	inv := plat.Extensions().Inventory
+	if inv == nil {
 		return fail(stderr, "%s cannot list the objects the provider made there", plat.Name())
 	}
 	list, err := inv.ListManaged(ctx)

@@ -48,7 +48,8 @@ type Attribute struct {
 	Unreported bool
 	// Required: the platform needs a value; leaving it out is a plan-time error.
 	Required bool
-	// Min and Max bound a number (0: no bound known).
+	// Min and Max bound a number, Max also the blocks of a list (0: no
+	// bound known).
 	Min, Max int64
 	// MaxDuration bounds a duration (0: no bound).
 	MaxDuration time.Duration
@@ -58,6 +59,12 @@ type Attribute struct {
 	// Why says, for a refused attribute or a refused value, why the
 	// platform cannot honour it and what to do instead.
 	Why string
+	// Doc is one sentence the platform adds to the attribute's
+	// documentation, lower-case and without a final period: what no other
+	// field says (what a default or a limit comes from, how the platform
+	// honours the value). The provider renders it after what the row's
+	// other fields say, under the platform's title.
+	Doc string
 }
 
 // Accepts reports whether value (as Terraform writes it, unquoted) is one
@@ -125,6 +132,7 @@ const (
 	AttrSandboxDiskMB           = "sandbox.disk_mb"
 	AttrSandboxEnv              = "sandbox.env"
 	AttrSandboxLabels           = "sandbox.labels"
+	AttrSandboxVolumeMount      = "sandbox.volume_mount" // Max: how many a box may have
 	AttrSandboxMountReadOnly    = "sandbox.volume_mount.read_only"
 	AttrSandboxTimeout          = "sandbox.timeout"
 	AttrSandboxOnTimeout        = "sandbox.on_timeout"
@@ -145,7 +153,7 @@ func AllAttributes() []string {
 		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels,
 		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID,
 		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
-		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxMountReadOnly,
+		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly,
 		AttrSandboxTimeout, AttrSandboxOnTimeout, AttrSandboxIdleTimeout, AttrSandboxAutoArchiveAfter, AttrSandboxAutoDeleteAfter,
 		AttrSnapshotSandboxID, AttrSnapshotVolumeID, AttrSnapshotIncludeMemory, AttrSnapshotTTL, AttrSnapshotLabels,
 	}

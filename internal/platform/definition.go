@@ -38,6 +38,13 @@ type Definition struct {
 	// Retention are the platform's rows of the retention policy table: what
 	// it does by itself to boxes and snapshots, and when.
 	Retention []retention.Rule
+	// Capabilities is what the platform can do with its default settings,
+	// read without configuring it: the provider documents every attribute
+	// of its resources from these tables, so the docs cannot disagree with
+	// them. A configured platform may narrow limits (e.g. by account tier);
+	// its Platform.Capabilities is what plans are judged by. Nil: the
+	// platform is left out of the documentation.
+	Capabilities func() Capabilities
 	// TierOverrides returns the retention overrides an account tier implies
 	// (E2B Pro runs boxes 24 h instead of 1 h); nil when tiers change nothing.
 	TierOverrides func(tier string) map[string]time.Duration

@@ -19,6 +19,9 @@ type Platform interface {
 	Sandboxes() SandboxService
 	Snapshots() SnapshotService
 
+	// Extensions returns the optional hooks the platform offers.
+	Extensions() Extensions
+
 	// Close releases what the platform holds (an engine connection, idle
 	// HTTP connections); the platform is not used after it.
 	Close() error
@@ -89,7 +92,7 @@ type SnapshotService interface {
 	Delete(ctx context.Context, id string) error
 }
 
-// IDPlanner is implemented by platforms whose ids follow from names (Docker:
+// IDPlanner is offered (Extensions.IDs) by platforms whose ids follow from names (Docker:
 // a template is sbx/<name>:latest, a volume is its name). The provider plans
 // such ids as known, so recreating an object under the same name changes no
 // id downstream and replaces nothing that refers to it.
@@ -99,7 +102,7 @@ type IDPlanner interface {
 	PlannedID(kind, name string) (string, bool)
 }
 
-// Inventory is implemented by platforms that can list every object the
+// Inventory is offered (Extensions.Inventory) by platforms that can list every object the
 // provider made there, whatever state holds it: the orphans command finds
 // with it what no state holds. A platform where some kinds carry no labels
 // says so in ManagedObjects.Unchecked rather than guessing.

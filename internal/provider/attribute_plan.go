@@ -112,6 +112,15 @@ func checkAttributeValue(row platform.Attribute, a plannedAttribute, name, shown
 		return
 	}
 	switch v := a.plan.(type) {
+	case types.List:
+		if n := len(v.Elements()); row.Max > 0 && int64(n) > row.Max {
+			detail := fmt.Sprintf("%s: %d blocks are above the maximum of %d on %s. Keep %d or fewer.",
+				name, n, row.Max, platformName, row.Max)
+			if row.Why != "" {
+				detail += " " + upperFirst(row.Why) + "."
+			}
+			diags.AddAttributeError(a.path, name+" above the platform maximum", detail)
+		}
 	case types.Int64:
 		n := v.ValueInt64()
 		if row.Min > 0 && n < row.Min {
@@ -184,6 +193,13 @@ func attributeQuote(v attr.Value, raw string) string {
 // attributeShown is a planned value for a message.
 func attributeShown(v attr.Value) string {
 	switch tv := v.(type) {
+	case types.List:
+		if !tv.IsUnknown() {
+			if n := len(tv.Elements()); n != 1 {
+				return fmt.Sprintf("(%d blocks)", n)
+			}
+			return "(1 block)"
+		}
 	case types.Map:
 		if !tv.IsUnknown() {
 			return labelsValueString(tv)
@@ -194,4 +210,12 @@ func attributeShown(v attr.Value) string {
 		}
 	}
 	return valueForMessage(v)
+}
+
+// upperFirst capitalises a sentence's first letter.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -19,12 +19,22 @@ var _ datasource.DataSourceWithConfigure = (*sandboxesDataSource)(nil)
 // sandboxesDataSource lists the platform's boxes with their retention,
 // newest first; made for `check` blocks that fail when a box has expired.
 type sandboxesDataSource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs      []platform.Definition
 	platform  platform.Platform
 	retention retentionSettings
 }
 
-// NewSandboxesDataSource returns the sbx_sandboxes data source.
-func NewSandboxesDataSource() datasource.DataSource { return &sandboxesDataSource{} }
+// NewSandboxesDataSource returns the sbx_sandboxes data source, documented
+// for the registered platforms.
+func NewSandboxesDataSource() datasource.DataSource { return newSandboxesDataSource(nil) }
+
+// newSandboxesDataSource returns the sbx_sandboxes data source of a provider
+// offering defs.
+func newSandboxesDataSource(defs []platform.Definition) datasource.DataSource {
+	return &sandboxesDataSource{defs: defs}
+}
 
 type sandboxesDataSourceModel struct {
 	Labels          types.Map    `tfsdk:"labels"`
@@ -39,16 +49,23 @@ func (d *sandboxesDataSource) Metadata(_ context.Context, req datasource.Metadat
 }
 
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defs := definitionsOr(d.defs)
+	// A box's own lifecycle settings that the platform does not report
+	// live in Terraform state only.
+	lifecycleUnreported := platformsAside(defs, func(c platform.Capabilities) bool {
+		return c.Accepts(platform.AttrSandboxTimeout) && c.Attribute(platform.AttrSandboxTimeout).Unreported
+	})
+	pauseKind := platformsAside(defs, func(c platform.Capabilities) bool { return c.PauseKindUnreported })
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the sandboxes (boxes) the provider manages on the platform, newest first, with each box's " +
 			"retention deadline judged now: `expires_at`, `retention_status` (`ok`, `expiring` within the provider's " +
 			"`retention.warn_before`, or `expired`), and the rule and action behind it. The deadline is computed from what " +
 			"the platform reports about the box, with the same policy, overrides and clock as `sbx_sandbox`. Finding none is " +
 			"not an error (the list is empty). Made for `check` blocks, e.g. one that fails when any box has expired. " +
-			"On Docker a box's own `timeout` and other lifecycle settings live only in Terraform state, not on the container, " +
-			"so here only the provider's `retention` overrides give Docker boxes a deadline (see the retention guide). " +
-			"On platforms that cannot tell a paused box from a stopped one (E2B), a `paused` or `stopped` `status` filter " +
-			"matches every box the platform reports paused.",
+			"Where the platform does not report a box's own `timeout` and other lifecycle settings" + lifecycleUnreported +
+			", they live only in Terraform state, so here only the provider's `retention` overrides give its boxes a " +
+			"deadline (see the retention guide). On platforms that cannot tell a paused box from a stopped one" + pauseKind +
+			", a `paused` or `stopped` `status` filter matches every box the platform reports paused.",
 		Attributes: map[string]schema.Attribute{
 			"labels": schema.MapAttribute{
 				MarkdownDescription: "Only boxes carrying every one of these labels (other labels may be present too).",
@@ -58,8 +75,8 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Only boxes the platform reports in this normalized state: " + sandboxesMDList(sandboxReportedStates) + ". " +
-					"Where the platform reports a paused box the same way whether its memory was kept or not (E2B reports every " +
-					"paused box as `paused`), `paused` and `stopped` both match every box it reports paused, and those boxes list " +
+					"Where the platform reports a paused box the same way whether its memory was kept or not" + pauseKind +
+					", `paused` and `stopped` both match every box it reports paused, and those boxes list " +
 					"with `status = \"paused\"`.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(sandboxReportedStates...)},
@@ -78,21 +95,27 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"sandboxes": schema.ListNestedAttribute{
 				MarkdownDescription: "The matching boxes, newest first by `created_at` (ties broken by id, so the order is stable). Empty when none match.",
 				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxResultAttributes()},
+				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxResultAttributes(defs)},
 			},
 		},
 	}
 }
 
-func sandboxResultAttributes() map[string]schema.Attribute {
+// sandboxResultAttributes are the facts about one box, as the items of
+// sbx_sandboxes.sandboxes, documented for the platforms defs.
+func sandboxResultAttributes(defs []platform.Definition) map[string]schema.Attribute {
 	str := func(d string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: d, Computed: true}
+	}
+	tracked := ""
+	if aside := platformsAside(defs, func(c platform.Capabilities) bool { return !c.EnforcesDeadlines }); aside != "" {
+		tracked = ", or, where the platform enforces no deadlines" + aside + ", when the tracked deadline passes"
 	}
 	return map[string]schema.Attribute{
 		"id":              str("The box's id; use it to import it as an `sbx_sandbox`."),
 		"name":            str("The box's name."),
 		"status":          str("The box's state, normalized: " + sandboxesMDList(sandboxReportedStates) + "."),
-		"platform_status": str("The state in the platform's own words (e.g. Docker's `exited`)."),
+		"platform_status": str("The state in the platform's own words (e.g. `exited`)."),
 		"template_id":     str("The template the box was made from; null when it was restored from a snapshot."),
 		"labels": schema.MapAttribute{
 			MarkdownDescription: "The box's labels (without the provider's reserved `" + platform.LabelPrefix + "` keys).",
@@ -102,7 +125,7 @@ func sandboxResultAttributes() map[string]schema.Attribute {
 		"created_at": str("When the box was created (RFC 3339)."),
 		"started_at": str("When the box last started or resumed (RFC 3339); null when it never ran."),
 		"expires_at": str("The earliest retention deadline (RFC 3339, UTC): when the platform kills, pauses, stops " +
-			"or deletes the box by itself (on Docker: when the tracked deadline passes). Null when no rule gives one."),
+			"or deletes the box by itself" + tracked + ". Null when no rule gives one."),
 		"retention_status": str("`ok`, `expiring` (the deadline is within the provider's `retention.warn_before`) or `expired`, judged when the data source is read."),
 		"retention_rule":   str("The key of the retention rule behind `expires_at` (see the retention guide); null without a deadline."),
 		"retention_action": str("What happens at `expires_at`: `kill`, `pause`, `stop` or `delete`; null without a deadline."),

@@ -26,8 +26,8 @@ type sandboxQuery struct {
 	Status          platform.SandboxState
 	RetentionStatus string
 	// PauseKindUnreported: the platform reports every paused box as paused
-	// whether its memory was kept or not (E2B), so a paused or stopped
-	// status filter matches every box it reports paused.
+	// whether its memory was kept or not, so a paused or stopped status
+	// filter matches every box it reports paused.
 	PauseKindUnreported bool
 }
 

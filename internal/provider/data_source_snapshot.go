@@ -21,12 +21,22 @@ var (
 
 // snapshotDataSource finds one snapshot, by id or by filters.
 type snapshotDataSource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs      []platform.Definition
 	platform  platform.Platform
 	retention retentionSettings
 }
 
-// NewSnapshotDataSource returns the sbx_snapshot data source.
-func NewSnapshotDataSource() datasource.DataSource { return &snapshotDataSource{} }
+// NewSnapshotDataSource returns the sbx_snapshot data source, documented for
+// the registered platforms.
+func NewSnapshotDataSource() datasource.DataSource { return newSnapshotDataSource(nil) }
+
+// newSnapshotDataSource returns the sbx_snapshot data source of a provider
+// offering defs.
+func newSnapshotDataSource(defs []platform.Definition) datasource.DataSource {
+	return &snapshotDataSource{defs: defs}
+}
 
 type snapshotDataSourceModel struct {
 	ID         types.String `tfsdk:"id"`
@@ -44,8 +54,9 @@ func (d *snapshotDataSource) Metadata(_ context.Context, req datasource.Metadata
 }
 
 func (d *snapshotDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defs := definitionsOr(d.defs)
 	attrs := snapshotFilterAttributes(true)
-	results := snapshotResultAttributes()
+	results := snapshotResultAttributes(defs)
 	for _, k := range []string{"kind", "parent_snapshot_id", "size_bytes", "created_at", "expires_at"} {
 		attrs[k] = results[k]
 	}
@@ -56,7 +67,8 @@ func (d *snapshotDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 	attrs["most_recent"] = schema.BoolAttribute{
 		MarkdownDescription: "When several snapshots match, take the newest (by `created_at`) instead of failing. Defaults to `false`. " +
-			"An error on platforms that do not report when a snapshot was made (E2B), since there is nothing to tell the newest " +
+			"An error on platforms that do not report when a snapshot was made" + platformsAside(defs, snapshotNoCreatedAt) +
+			", since there is nothing to tell the newest " +
 			"by: narrow the filters to one match there instead.",
 		Optional: true,
 	}

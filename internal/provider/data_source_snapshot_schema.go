@@ -62,9 +62,14 @@ func dsResultNote(alsoResult bool, s string) string {
 	return " When not set: " + s
 }
 
+// snapshotNoCreatedAt and snapshotNoSize pick the platforms that do not
+// report when a snapshot was made, or its size.
+func snapshotNoCreatedAt(c platform.Capabilities) bool { return !c.SnapshotCreatedAt }
+func snapshotNoSize(c platform.Capabilities) bool      { return !c.SnapshotSize }
+
 // snapshotResultAttributes are the read-only facts about one snapshot, as
-// the items of sbx_snapshots.snapshots.
-func snapshotResultAttributes() map[string]schema.Attribute {
+// the items of sbx_snapshots.snapshots, documented for the platforms defs.
+func snapshotResultAttributes(defs []platform.Definition) map[string]schema.Attribute {
 	str := func(d string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: d, Computed: true}
 	}
@@ -76,8 +81,9 @@ func snapshotResultAttributes() map[string]schema.Attribute {
 		"volume_id":          str("The volume the snapshot was taken of, if any."),
 		"parent_snapshot_id": str("The snapshot the source sandbox had been restored from, if any (lineage)."),
 		"size_bytes": schema.Int64Attribute{MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it; " +
-			"null where the platform does not report sizes (E2B).", Computed: true},
-		"created_at": str("When the snapshot was taken (RFC 3339); null where the platform does not report it (E2B)."),
+			"null where the platform does not report sizes" + platformsAside(defs, snapshotNoSize) + ".", Computed: true},
+		"created_at": str("When the snapshot was taken (RFC 3339); null where the platform does not report it" +
+			platformsAside(defs, snapshotNoCreatedAt) + "."),
 		"expires_at": str("When the platform deletes the snapshot (RFC 3339); null when it never does."),
 		"labels": schema.MapAttribute{
 			MarkdownDescription: "The snapshot's labels (without the provider's reserved `" + platform.LabelPrefix + "` keys).",

@@ -154,8 +154,8 @@ func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
 	}
 }
 
-// snapshotDataSourceUntimedPlatform reports snapshots as E2B does: no
-// creation time, no size. It lists "ckpt-b" before "ckpt-a" before "ckpt-c".
+// snapshotDataSourceUntimedPlatform reports snapshots as some platforms
+// do: memory snapshots, with no creation time and no size. It lists "ckpt-b" before "ckpt-a" before "ckpt-c".
 func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
 	caps := platform.Capabilities{Attributes: platform.Attributes{
 		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},

@@ -16,12 +16,22 @@ var _ datasource.DataSourceWithConfigure = (*snapshotsDataSource)(nil)
 
 // snapshotsDataSource lists every snapshot matching the filters, newest first.
 type snapshotsDataSource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs      []platform.Definition
 	platform  platform.Platform
 	retention retentionSettings
 }
 
-// NewSnapshotsDataSource returns the sbx_snapshots data source.
-func NewSnapshotsDataSource() datasource.DataSource { return &snapshotsDataSource{} }
+// NewSnapshotsDataSource returns the sbx_snapshots data source, documented
+// for the registered platforms.
+func NewSnapshotsDataSource() datasource.DataSource { return newSnapshotsDataSource(nil) }
+
+// newSnapshotsDataSource returns the sbx_snapshots data source of a provider
+// offering defs.
+func newSnapshotsDataSource(defs []platform.Definition) datasource.DataSource {
+	return &snapshotsDataSource{defs: defs}
+}
 
 type snapshotsDataSourceModel struct {
 	snapshotFilterModel
@@ -34,6 +44,8 @@ func (d *snapshotsDataSource) Metadata(_ context.Context, req datasource.Metadat
 }
 
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defs := definitionsOr(d.defs)
+	undated := platformsAside(defs, snapshotNoCreatedAt)
 	attrs := snapshotFilterAttributes(false)
 	attrs["ids"] = schema.ListAttribute{
 		MarkdownDescription: "The ids of the matching snapshots, in the same order as `snapshots`.",
@@ -42,16 +54,16 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 	attrs["snapshots"] = schema.ListNestedAttribute{
 		MarkdownDescription: "The matching snapshots, newest first by `created_at` (ties broken by id, so the order is stable). " +
-			"Where the platform does not report when a snapshot was made (E2B: `created_at` is null) they are in the " +
-			"platform's listing order instead, which says nothing about age. Empty when none match.",
+			"Where the platform does not report when a snapshot was made" + undated + ", `created_at` is null and they " +
+			"are in the platform's listing order instead, which says nothing about age. Empty when none match.",
 		Computed:     true,
-		NestedObject: schema.NestedAttributeObject{Attributes: snapshotResultAttributes()},
+		NestedObject: schema.NestedAttributeObject{Attributes: snapshotResultAttributes(defs)},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists every snapshot matching the filters, newest first. With no filters: every snapshot on the platform " +
 			"that has not expired. Finding none is not an error (the list is empty). Every page the platform returns is read.\n\n" +
-			"**Order.** Newest first by `created_at` where the platform reports it. E2B does not report when a snapshot was " +
-			"made, so there the list is in E2B's own listing order, which is not an age order: do not take the first item as the newest.",
+			"**Order.** Newest first by `created_at` where the platform reports it. Where it does not" + undated +
+			", the list is in the platform's own listing order, which is not an age order: do not take the first item as the newest.",
 		Attributes: attrs,
 	}
 }

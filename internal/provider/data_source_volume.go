@@ -20,11 +20,21 @@ var (
 // volumeDataSource finds one volume by id or name, whether or not this
 // provider made it, so an existing volume can be looked up and then imported.
 type volumeDataSource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs     []platform.Definition
 	platform platform.Platform
 }
 
-// NewVolumeDataSource returns the sbx_volume data source.
-func NewVolumeDataSource() datasource.DataSource { return &volumeDataSource{} }
+// NewVolumeDataSource returns the sbx_volume data source, documented for the
+// registered platforms.
+func NewVolumeDataSource() datasource.DataSource { return newVolumeDataSource(nil) }
+
+// newVolumeDataSource returns the sbx_volume data source of a provider
+// offering defs.
+func newVolumeDataSource(defs []platform.Definition) datasource.DataSource {
+	return &volumeDataSource{defs: defs}
+}
 
 type volumeDataSourceModel struct {
 	ID         types.String `tfsdk:"id"`
@@ -46,9 +56,12 @@ func (d *volumeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	str := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
 	}
+	defs := definitionsOr(d.defs)
+	unsized := platformsAside(defs, func(c platform.Capabilities) bool { return !c.Accepts(platform.AttrVolumeSizeGB) })
+	placeless := platformsAside(defs, func(c platform.Capabilities) bool { return !c.Accepts(platform.AttrVolumeRegion) })
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Finds one volume by `id` or by `name` (exactly one of them). It also finds volumes this provider " +
-			"did not make (e.g. `docker volume create data`): look one up, then bring it under Terraform with an `import` block.",
+			"did not make (made by hand or by another tool): look one up, then bring it under Terraform with an `import` block.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The id of the volume to read. When looking up by `name`: the id found; use it to import the volume.",
@@ -60,8 +73,9 @@ func (d *volumeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Optional:            true,
 				Computed:            true,
 			},
-			"size_gb":    schema.Int64Attribute{MarkdownDescription: "Size in GB; always null on Docker and E2B, whose volumes have no size.", Computed: true},
-			"region":     str("Region the volume lives in; always null on Docker and E2B, whose volumes have no region."),
+			"size_gb": schema.Int64Attribute{MarkdownDescription: "Size in GB; always null where volumes have no size" +
+				unsized + ".", Computed: true},
+			"region":     str("Region the volume lives in; always null where volumes have no region" + placeless + "."),
 			"state":      str("The volume's state as the platform reports it."),
 			"created_at": str("When the volume was created (RFC 3339)."),
 			"attached_to": schema.ListAttribute{

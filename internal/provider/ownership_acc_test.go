@@ -39,8 +39,8 @@ func ownershipAccVolumeToken(t *testing.T, name string) string {
 func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
 	acctest.RequireDocker(t) // before the second state applies on it
 	name := ownershipAccName("owned")
-	first := newOtherState(t)
-	first.apply(fmt.Sprintf("resource \"sbx_volume\" \"a\" {\n  name = %q\n}\n", name))
+	first := acctest.NewOtherState(t, New("test"))
+	first.Apply(fmt.Sprintf("resource \"sbx_volume\" \"a\" {\n  name = %q\n}\n", name))
 	token := ownershipAccVolumeToken(t, name)
 	if token == "" {
 		t.Fatalf("volume %s carries no create token", name)
@@ -51,7 +51,7 @@ func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf("resource \"sbx_volume\" \"b\" {\n  name = %q\n}\n", name),
-			ExpectError: sandboxAccErr(fmt.Sprintf(`(?s)a volume named "%s" already exists and this create did not make it .*`+
+			ExpectError: acctest.ErrorPattern(fmt.Sprintf(`(?s)a volume named "%s" already exists and this create did not make it .*`+
 				`terraform import <this resource's address> %s`, name, name)),
 		}},
 		// The second configuration's destroy ran: the first state's volume is untouched.
@@ -62,7 +62,7 @@ func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
 			return nil
 		},
 	})
-	if got := first.attr("sbx_volume.a", "id"); got != name {
+	if got := first.Attr("sbx_volume.a", "id"); got != name {
 		t.Errorf("the first state holds volume %q, want %q", got, name)
 	}
 }
@@ -72,14 +72,14 @@ func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
 func TestAccOwnership_namedSandboxOfAnotherState(t *testing.T) {
 	acctest.RequireDocker(t) // before the second state applies on it
 	name := ownershipAccName("box")
-	first := newOtherState(t)
-	first.apply(sandboxAccConfig(t, name+"-first", "running", "") + fmt.Sprintf(`
+	first := acctest.NewOtherState(t, New("test"))
+	first.Apply(sandboxAccConfig(t, name+"-first", "running", "") + fmt.Sprintf(`
 resource "sbx_sandbox" "named" {
   name        = %q
   template_id = sbx_template.t.id
 }
 `, name))
-	boxID := first.attr("sbx_sandbox.named", "id")
+	boxID := first.Attr("sbx_sandbox.named", "id")
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -91,7 +91,7 @@ resource "sbx_sandbox" "named" {
   template_id = sbx_template.t.id
 }
 `, name),
-			ExpectError: sandboxAccErr(fmt.Sprintf(`(?s)a sandbox named "%s" already exists and this create did not make it .*%s`, name, boxID)),
+			ExpectError: acctest.ErrorPattern(fmt.Sprintf(`(?s)a sandbox named "%s" already exists and this create did not make it .*%s`, name, boxID)),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			c, err := acctest.DockerClient(t).ContainerInspect(context.Background(), boxID)
@@ -125,7 +125,7 @@ resource "sbx_volume" "b" {
 }
 `, name, name),
 			PlanOnly:    true,
-			ExpectError: sandboxAccErr(fmt.Sprintf(`Another sbx_volume in this configuration also has name = "%s"`, name)),
+			ExpectError: acctest.ErrorPattern(fmt.Sprintf(`Another sbx_volume in this configuration also has name = "%s"`, name)),
 		}, {
 			// Named boxes too, including through count with a constant name.
 			Config: sandboxAccTemplateHCL(t, name) + fmt.Sprintf(`
@@ -136,7 +136,7 @@ resource "sbx_sandbox" "s" {
 }
 `, name),
 			PlanOnly:    true,
-			ExpectError: sandboxAccErr(fmt.Sprintf(`Another sbx_sandbox in this configuration also has name = "%s"`, name)),
+			ExpectError: acctest.ErrorPattern(fmt.Sprintf(`Another sbx_sandbox in this configuration also has name = "%s"`, name)),
 		}, {
 			Config: fmt.Sprintf(`
 resource "sbx_template" "a" {
@@ -150,7 +150,7 @@ resource "sbx_template" "b" {
 }
 `, name, name),
 			PlanOnly:    true,
-			ExpectError: sandboxAccErr(fmt.Sprintf(`Another sbx_template in this configuration also has name = "%s"`, name)),
+			ExpectError: acctest.ErrorPattern(fmt.Sprintf(`Another sbx_template in this configuration also has name = "%s"`, name)),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			if _, err := acctest.DockerClient(t).VolumeInspect(context.Background(), name); err == nil {
@@ -203,16 +203,16 @@ func TestAccOwnership_createBeforeDestroyNamedBoxOnDocker(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: cfg("one"),
 			Check: func(s *terraform.State) (err error) {
-				oldID, err = sandboxAccID(s, sandboxAccAddr)
+				oldID, err = acctest.ResourceID(s, sandboxAccAddr)
 				return err
 			},
 		}, {
 			Config:      cfg("two"),
-			ExpectError: sandboxAccErr(`create_before_destroy replacement: Docker keeps container names unique, so the new box cannot be made before the old one is gone`),
+			ExpectError: acctest.ErrorPattern(`create_before_destroy replacement: Docker keeps container names unique, so the new box cannot be made before the old one is gone`),
 		}, {
 			Config: cfg("one"),
 			Check: func(s *terraform.State) error {
-				id, err := sandboxAccID(s, sandboxAccAddr)
+				id, err := acctest.ResourceID(s, sandboxAccAddr)
 				if err != nil {
 					return err
 				}

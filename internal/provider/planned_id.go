@@ -16,8 +16,8 @@ import (
 // refers to it is planned for replacement. Elsewhere the id stays unknown
 // until the platform assigns it.
 func planKnownID(ctx context.Context, plat platform.Platform, kind string, name types.String, resp *resource.ModifyPlanResponse) {
-	planner, ok := plat.(platform.IDPlanner)
-	if !ok || name.IsNull() || name.IsUnknown() {
+	planner := plat.Extensions().IDs
+	if planner == nil || name.IsNull() || name.IsUnknown() {
 		return
 	}
 	if id, ok := planner.PlannedID(kind, name.ValueString()); ok {

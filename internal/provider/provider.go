@@ -415,21 +415,26 @@ func joinProse(words []string, last string) string {
 	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
 
+// Resources are built for the platforms the provider offers, whose tables
+// document their schemas.
 func (p *sbxProvider) Resources(_ context.Context) []func() resource.Resource {
+	defs := p.definitions()
 	return []func() resource.Resource{
-		NewTemplateResource,
-		NewVolumeResource,
-		NewSandboxResource,
-		NewSnapshotResource,
+		func() resource.Resource { return newTemplateResource(defs) },
+		func() resource.Resource { return newVolumeResource(defs) },
+		func() resource.Resource { return newSandboxResource(defs) },
+		func() resource.Resource { return newSnapshotResource(defs) },
 	}
 }
 
+// DataSources are built for the platforms the provider offers, as Resources.
 func (p *sbxProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	defs := p.definitions()
 	return []func() datasource.DataSource{
-		NewSnapshotDataSource,
-		NewSnapshotsDataSource,
-		NewVolumeDataSource,
+		func() datasource.DataSource { return newSnapshotDataSource(defs) },
+		func() datasource.DataSource { return newSnapshotsDataSource(defs) },
+		func() datasource.DataSource { return newVolumeDataSource(defs) },
 		NewTemplateDataSource,
-		NewSandboxesDataSource,
+		func() datasource.DataSource { return newSandboxesDataSource(defs) },
 	}
 }

@@ -108,18 +108,6 @@ func providerTestWantError(t *testing.T, diags diag.Diagnostics, summary, attrPa
 	}
 }
 
-// providerTestBlockAttrs are the attributes of the provider's block name.
-func providerTestBlockAttrs(t *testing.T, name string) map[string]schema.Attribute {
-	t.Helper()
-	var resp provider.SchemaResponse
-	New("test")().Schema(context.Background(), provider.SchemaRequest{}, &resp)
-	block, ok := resp.Schema.Blocks[name].(schema.SingleNestedBlock)
-	if !ok {
-		t.Fatalf("the provider has no %s block: %v", name, resp.Schema.Blocks)
-	}
-	return block.Attributes
-}
-
 // testPlatform is a platform a test definition builds: it only says its
 // name and counts its closes.
 type testPlatform struct {

@@ -79,7 +79,7 @@ provider "sbx" {
 
 data "sbx_snapshots" "all" {}
 `, host),
-			ExpectError: sandboxAccErr(`(?s)Cannot connect to Docker .*the Docker engine at ` + regexp.QuoteMeta(host) +
+			ExpectError: acctest.ErrorPattern(`(?s)Cannot connect to Docker .*the Docker engine at ` + regexp.QuoteMeta(host) +
 				fmt.Sprintf(` did not answer in %d seconds .*it accepted the connection but sent no answer`, secs)),
 		}},
 	})
@@ -106,7 +106,7 @@ provider "sbx" {
 
 data "sbx_snapshots" "all" {}
 `, host),
-			ExpectError: sandboxAccErr(want),
+			ExpectError: acctest.ErrorPattern(want),
 		}
 	}
 	schemes := `use unix:// \(a local socket, e.g. unix:///var/run/docker.sock\), tcp:// \(host and port, .*\) or ssh://`

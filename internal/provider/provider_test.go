@@ -1,52 +1,34 @@
 package provider
 
 import (
-	"context"
 	"regexp"
 	"testing"
-	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// testAccHooks are the hooks of testAccProtoV6ProviderFactories: a
-// platform's waits (E2B's build polls, and its retries, which the E2B fake
-// provokes) end at once, so tests against a fake do not sleep. Docker
-// ignores them.
-var testAccHooks = platform.Hooks{
-	Sleep:        testAccNoWait,
-	PollSleep:    testAccNoWait,
-	PollInterval: time.Millisecond,
-}
-
-// testAccNoWait is a wait that ends at once (unless ctx already has).
-func testAccNoWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-
 // testAccProtoV6ProviderFactories serves the provider in-process to the
-// real terraform CLI, with the registered platforms and testAccHooks.
-var testAccProtoV6ProviderFactories = testAccFactories(Options{Hooks: testAccHooks})
+// real terraform CLI, with the registered platforms and waits that end at
+// once (acctest.NoWaitHooks), so tests against a platform's fake do not
+// sleep.
+var testAccProtoV6ProviderFactories = testAccFactories(Options{Hooks: acctest.NoWaitHooks()})
 
-// testAccFactories serves a provider built with opts. Every server gets
-// its own provider instance, so tests with their own options (hooks
-// recording the waits, a clock) run in parallel with the others.
+// testAccFactories serves a provider built with opts (acctest.Factories):
+// every server gets its own provider instance, so tests with their own
+// options (hooks recording the waits, a clock) run in parallel with the
+// others.
 func testAccFactories(opts Options) map[string]func() (tfprotov6.ProviderServer, error) {
-	return map[string]func() (tfprotov6.ProviderServer, error){
-		"sbx": func() (tfprotov6.ProviderServer, error) {
-			return providerserver.NewProtocol6WithError(NewWithOptions("test", opts)())()
-		},
-	}
+	return acctest.Factories(NewWithOptions("test", opts))
 }
 
 // testAccPreCheck is the PreCheck of the acceptance tests on Docker: it
 // skips the test in the tiers without an engine and fails it when TF_ACC is
 // set and the engine is not reachable (acctest.RequireDocker). Tests against
-// the E2B fake or an in-process fake need only the terraform CLI and must
-// not use it.
+// a platform's fake or an in-process fake need only the terraform CLI and
+// must not use it.
 func testAccPreCheck(t *testing.T) {
 	t.Helper()
 	acctest.RequireDocker(t)

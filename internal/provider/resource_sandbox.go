@@ -42,8 +42,8 @@ const (
 	sandboxDeleteTimeout = 5 * time.Minute
 )
 
-// sandboxNamePattern is the widest name every platform accepts (Docker
-// container names, Fly machine names, Daytona sandbox names).
+// sandboxNamePattern is the widest name every platform, registered or
+// planned, accepts for a box.
 var sandboxNamePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$`)
 
 // privateKeyImporting marks a state that came from ImportState, so the
@@ -52,6 +52,9 @@ const privateKeyImporting = "importing"
 
 // sandboxResource is sbx_sandbox: one box on the configured platform.
 type sandboxResource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).
 	owner     string
@@ -59,50 +62,65 @@ type sandboxResource struct {
 	retention retentionSettings
 }
 
-// NewSandboxResource returns the sbx_sandbox resource.
-func NewSandboxResource() resource.Resource { return &sandboxResource{} }
+// NewSandboxResource returns the sbx_sandbox resource, documented for the
+// registered platforms.
+func NewSandboxResource() resource.Resource { return newSandboxResource(nil) }
+
+// newSandboxResource returns the sbx_sandbox resource of a provider
+// offering defs.
+func newSandboxResource(defs []platform.Definition) resource.Resource {
+	return &sandboxResource{defs: defs}
+}
 
 func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_sandbox"
 }
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = sandboxBaseSchema(ctx)
-	for name, a := range sandboxLifecycleAttributes() {
+	defs := definitionsOr(r.defs)
+	resp.Schema = sandboxBaseSchema(ctx, defs)
+	for name, a := range sandboxLifecycleAttributes(defs) {
 		resp.Schema.Attributes[name] = a
 	}
-	for name, a := range retentionComputedAttributes("sandbox") {
+	for name, a := range retentionComputedAttributes(defs, "sandbox") {
 		resp.Schema.Attributes[name] = a
 	}
 	resp.Schema.Attributes["status_since"] = sandboxStatusSinceAttribute()
 }
 
-// sandboxBaseSchema is sbx_sandbox without its lifecycle and retention attributes.
-func sandboxBaseSchema(ctx context.Context) schema.Schema {
+// sandboxBaseSchema is sbx_sandbox without its lifecycle and retention
+// attributes, documented for the platforms defs.
+func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.Schema {
+	untracked := func(c platform.Capabilities) bool { return !c.EnforcesDeadlines }
+	enforcing := func(c platform.Capabilities) bool { return c.EnforcesDeadlines }
+	envUnreported := func(c platform.Capabilities) bool { return c.Attribute(platform.AttrSandboxEnv).Unreported }
+	envReported := func(c platform.Capabilities) bool {
+		return c.Accepts(platform.AttrSandboxEnv) && !c.Attribute(platform.AttrSandboxEnv).Unreported
+	}
 	return schema.Schema{
-		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in: a container on Docker or a sandbox on E2B. " +
+		MarkdownDescription: "A sandbox (box) that an AI coding agent runs in, on the configured platform. " +
 			"It starts from a template (`template_id`) or from a snapshot " +
 			"(`from_snapshot_id`). Its `state` is managed in place: pausing, stopping and starting it again never " +
 			"replaces it, and a box paused or stopped outside Terraform plans as an update back to the configured `state`.\n\n" +
 			"**Deadlines.** `timeout`, `on_timeout`, `idle_timeout`, `auto_archive_after` and `auto_delete_after` set when the " +
 			"platform acts on the box; with the provider's `retention {}` policy they give `expires_at`, `retention_status`, " +
 			"`retention_rule` and `retention_action`, and `terraform plan` warns when the deadline is within " +
-			"`retention.warn_before` or past. Docker enforces none of them: there the deadlines of `timeout` and " +
-			"`auto_delete_after` are tracked (plan warnings, `retention_status`, the `drift` detector) but nothing stops or " +
-			"deletes the box. E2B enforces `timeout` and `on_timeout` itself. `idle_timeout` and `auto_archive_after` are " +
-			"plan-time errors on Docker and E2B, and `auto_delete_after` is one on E2B.\n\n" +
-			"**Import.** By id. `env` is read back where the platform can tell it from the image's (Docker can); where the " +
-			"platform does not report it (E2B), the configured `env` is taken as the box's after an import (an in-place " +
-			"update that calls nothing), not a replacement; `status_since` " +
-			"is the import time where the platform does not report it (Docker).",
+			"`retention.warn_before` or past. A platform that enforces deadlines" + platformsAside(defs, enforcing) +
+			" acts on the ones it accepts itself; one that enforces none" + platformsAside(defs, untracked) +
+			" only tracks them (plan warnings, `retention_status`, the `drift` detector) and nothing stops or deletes the " +
+			"box. Each attribute says which platforms accept it.\n\n" +
+			"**Import.** By id. `env` is read back where the platform can tell it from the image's" +
+			platformsAside(defs, envReported) + "; where the platform does not report it" + platformsAside(defs, envUnreported) +
+			", the configured `env` is taken as the box's after an import (an in-place update that calls nothing), not a " +
+			"replacement; `status_since` is the import time where the platform does not report it.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("sandbox"),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the sandbox on the platform (1–63 characters: letters, digits, `_`, `.`, `-`; " +
 					"starting with a letter or digit). When omitted the platform picks one. A box is never taken over by its " +
-					"name: on Docker, which keeps container names unique, a container of this name that this create did not " +
-					"make (another state's, one made by hand or left by a killed apply) fails the create, naming the import " +
-					"command, and a `create_before_destroy` replacement cannot work; on E2B a name is only a label, so the " +
+					"name: where the platform keeps names unique, a box of this name that this create did not make " +
+					"(another state's, one made by hand or left by a killed apply) fails the create, naming the import " +
+					"command, and a `create_before_destroy` replacement cannot work; where a name is only a label, the " +
 					"new box of a `create_before_destroy` replacement is made beside the old one. Two sandboxes of one " +
 					"configuration with the same name are a plan-time error. Changing it replaces the sandbox.",
 				Optional: true,
@@ -123,64 +141,59 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"from_snapshot_id": schema.StringAttribute{
-				MarkdownDescription: "Id of a snapshot (`sbx_snapshot.x.id`) to restore into a new sandbox. Restoring " +
-					"always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and " +
-					"`from_snapshot_id` is required. Changing it replaces the sandbox. Docker and E2B both " +
-					"restore a sandbox from a sandbox snapshot.",
+				MarkdownDescription: withPlatformNotes("Id of a snapshot (`sbx_snapshot.x.id`) to restore into a new sandbox. "+
+					"Restoring always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and "+
+					"`from_snapshot_id` is required.", defs, platform.AttrSandboxFromSnapshotID),
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"state": schema.StringAttribute{
-				MarkdownDescription: "The state to keep the sandbox in: `running` (default), `paused` (frozen with its memory) " +
-					"or `stopped` (processes ended, disk kept). Changing it " +
-					"pauses, resumes, stops or starts the box in place — never a replacement. When the box is found " +
-					"running, paused or stopped otherwise (someone ran `docker pause`, the platform stopped it on a " +
-					"timeout), the next plan shows an update back to this value.",
+				MarkdownDescription: withPlatformNotes("The state to keep the sandbox in: `running` (default), `paused` "+
+					"(frozen with its memory) or `stopped` (processes ended, disk kept). Changing it "+
+					"pauses, resumes, stops or starts the box in place — never a replacement. When the box is found "+
+					"running, paused or stopped otherwise (paused by hand on the platform, stopped by the platform on a "+
+					"timeout), the next plan shows an update back to this value.", defs, platform.AttrSandboxState),
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(string(platform.StateRunning)),
 				Validators: []validator.String{stringvalidator.OneOf(platform.DesiredStates...)},
 			},
 			"cpu_count": schema.Int64Attribute{
-				MarkdownDescription: "Number of CPUs for the sandbox. When omitted the platform's default applies. " +
-					"Changed in place where the platform can resize a running box (Docker), else the sandbox is replaced. " +
-					"E2B sizes a box by its template: set `cpu_count` on the `sbx_template` there.",
+				MarkdownDescription: withPlatformNotes("Number of CPUs for the sandbox. When omitted the platform's default applies.",
+					defs, platform.AttrSandboxCPUCount),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
-				MarkdownDescription: "Memory limit in MiB. Must be at least the platform's minimum (Docker: 6). When " +
-					"omitted the platform's default applies. Changed in place where the platform can resize a running " +
-					"box (Docker), else the sandbox is replaced. E2B sizes a box by its template: set `memory_mb` on the `sbx_template` there.",
+				MarkdownDescription: withPlatformNotes("Memory limit in MiB, at least the platform's minimum. When omitted "+
+					"the platform's default applies.", defs, platform.AttrSandboxMemoryMB),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
-				MarkdownDescription: "Disk size in MiB for the sandbox. Neither Docker nor E2B lets a sandbox choose its " +
-					"disk size: setting it is a plan-time error on both. Changing it replaces the sandbox.",
+				MarkdownDescription: withPlatformNotes("Disk size in MiB for the sandbox. Changing it replaces the sandbox.",
+					defs, platform.AttrSandboxDiskMB),
 				Optional:      true,
 				Validators:    []validator.Int64{int64validator.AtLeast(1)},
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
 			"env": schema.MapAttribute{
-				MarkdownDescription: "Environment variables for the sandbox's processes. Sensitive: values never appear " +
-					"in plans, logs or error messages. They are read back from the platform only on import (Docker: the " +
-					"container's variables that differ from its image's), so an imported box whose `env` matches plans no " +
-					"change; a change made outside Terraform later is not detected. Changing them replaces the sandbox " +
-					"unless the platform can change them in place. Names must be non-empty and contain no `=` or NUL; values " +
-					"contain no NUL, and `NAME=value` is at most 131071 bytes (Linux's limit for one variable). A refused " +
-					"entry is a plan-time error naming the variable, never its value.",
+				MarkdownDescription: withPlatformNotes("Environment variables for the sandbox's processes. Sensitive: values "+
+					"never appear in plans, logs or error messages. Where the platform reports them, they are read back "+
+					"only on import, so an imported box whose `env` matches plans no change; a change made outside "+
+					"Terraform later is not detected. Names must be non-empty and contain no `=` or NUL; values contain "+
+					"no NUL, and `NAME=value` is at most 131071 bytes (Linux's limit for one variable). A refused entry "+
+					"is a plan-time error naming the variable, never its value.", defs, platform.AttrSandboxEnv),
 				ElementType: types.StringType,
 				Optional:    true,
 				Sensitive:   true,
 				Validators:  []validator.Map{sandboxEnvKeysValidator{}},
 			},
 			"labels": schema.MapAttribute{
-				MarkdownDescription: labelsDescription("sandbox") + " Changing them replaces the sandbox unless the " +
-					"platform can relabel a box in place (Docker cannot).",
-				ElementType: types.StringType,
-				Optional:    true,
-				Validators:  []validator.Map{reservedLabelsValidator{}},
+				MarkdownDescription: withPlatformNotes(labelsDescription("sandbox"), defs, platform.AttrSandboxLabels),
+				ElementType:         types.StringType,
+				Optional:            true,
+				Validators:          []validator.Map{reservedLabelsValidator{}},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "The sandbox's state as the platform reports it, normalized: `running`, `paused`, " +
@@ -188,9 +201,8 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 				Computed: true,
 			},
 			"platform_status": schema.StringAttribute{
-				MarkdownDescription: "The platform's own word for the sandbox's state (Docker: `running`, `paused`, " +
-					"`exited`, `created`, ...).",
-				Computed: true,
+				MarkdownDescription: "The platform's own word for the sandbox's state (e.g. `exited`, `created`).",
+				Computed:            true,
 			},
 			"created_at": computedString("When the sandbox was created (RFC 3339)."),
 			"started_at": schema.StringAttribute{
@@ -200,8 +212,8 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 		},
 		Blocks: map[string]schema.Block{
 			"volume_mount": schema.ListNestedBlock{
-				MarkdownDescription: "A volume to mount into the sandbox. Repeat the block for several volumes; " +
-					"each needs its own `path`. Changing the mounts replaces the sandbox.",
+				MarkdownDescription: withPlatformNotes("A volume to mount into the sandbox. Repeat the block for several "+
+					"volumes; each needs its own `path`.", defs, platform.AttrSandboxVolumeMount),
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
 						"volume_id": schema.StringAttribute{
@@ -214,10 +226,11 @@ func sandboxBaseSchema(ctx context.Context) schema.Schema {
 							Validators:          []validator.String{sandboxMountPathValidator{}},
 						},
 						"read_only": schema.BoolAttribute{
-							MarkdownDescription: "Mount the volume read-only. Defaults to `false`.",
-							Optional:            true,
-							Computed:            true,
-							Default:             booldefault.StaticBool(false),
+							MarkdownDescription: withPlatformNotes("Mount the volume read-only. Defaults to `false`.",
+								defs, platform.AttrSandboxMountReadOnly),
+							Optional: true,
+							Computed: true,
+							Default:  booldefault.StaticBool(false),
 						},
 					},
 				},
@@ -350,7 +363,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	if resumeSetsLifecycle && (isSet(plan.Timeout) || change.Lifecycle != nil) {
 		// A platform may resume a box with the settings it was created
-		// with (E2B reconnects with the create-time timeout). Setting the
+		// with (one that reconnects a box keeps its create-time timeout). Setting the
 		// configured ones again makes the timeout count from this resume,
 		// as a fresh start would, whatever changed in place since.
 		lc := &platform.LifecycleUpdate{Lifecycle: sandboxLifecycleFromModel(plan)}

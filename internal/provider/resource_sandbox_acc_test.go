@@ -57,20 +57,11 @@ resource "sbx_sandbox" "test" {
 `, name, state, extra)
 }
 
-// sandboxAccID returns the id of addr in the state.
-func sandboxAccID(s *terraform.State, addr string) (string, error) {
-	rs, ok := s.RootModule().Resources[addr]
-	if !ok || rs.Primary == nil || rs.Primary.ID == "" {
-		return "", fmt.Errorf("%s is not in the state", addr)
-	}
-	return rs.Primary.ID, nil
-}
-
 // sandboxAccCheckContainer checks, through the Docker engine itself, that
 // the sandbox's container is in want ("running", "paused", "exited"...).
 func sandboxAccCheckContainer(t *testing.T, want ...string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		id, err := sandboxAccID(s, sandboxAccAddr)
+		id, err := acctest.ResourceID(s, sandboxAccAddr)
 		if err != nil {
 			return err
 		}
@@ -90,7 +81,7 @@ func sandboxAccCheckContainer(t *testing.T, want ...string) resource.TestCheckFu
 // sandboxAccContainer runs fn on the sandbox's container, out of band.
 func sandboxAccContainer(t *testing.T, fn func(ctx context.Context, api *client.Client, id string) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		id, err := sandboxAccID(s, sandboxAccAddr)
+		id, err := acctest.ResourceID(s, sandboxAccAddr)
 		if err != nil {
 			return err
 		}
@@ -473,7 +464,7 @@ labels = { "sbx.terraform.managed" = "false" }`), `(?s)reserved for labels the p
 		steps = append(steps, resource.TestStep{
 			Config:      tt.config,
 			PlanOnly:    true,
-			ExpectError: sandboxAccErr(tt.want),
+			ExpectError: acctest.ErrorPattern(tt.want),
 		})
 	}
 	resource.Test(t, resource.TestCase{
@@ -493,13 +484,6 @@ func sandboxAccIgnoreNotFound(err error) error {
 		return nil
 	}
 	return err
-}
-
-// sandboxAccErr compiles an expected-error pattern in which every space
-// matches any run of whitespace: Terraform wraps diagnostics at its
-// terminal width, so a message may break between any two words.
-func sandboxAccErr(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
 }
 
 // TestAccSandbox_createNotRunning creates one box stopped (a container

@@ -21,8 +21,9 @@ import (
 // sandboxFakePlatform answers sandbox and volume calls with canned results,
 // to drive the CRUD paths the real engine cannot be made to take on demand.
 type sandboxFakePlatform struct {
-	boxes *sandboxFakeBoxes
-	vols  *sandboxFakeVolumes
+	boxes      *sandboxFakeBoxes
+	vols       *sandboxFakeVolumes
+	extensions platform.Extensions
 }
 
 func (p *sandboxFakePlatform) Name() string                        { return "fake" }

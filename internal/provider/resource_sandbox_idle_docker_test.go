@@ -33,7 +33,7 @@ func TestAccSandbox_idleTimeoutRefusedOnDocker(t *testing.T) {
 			{
 				Config:      sandboxAccConfig(t, name, "running", `  idle_timeout = "10m"`),
 				PlanOnly:    true,
-				ExpectError: sandboxAccErr(sandboxIdleDockerErr(`"10m"`)),
+				ExpectError: acctest.ErrorPattern(sandboxIdleDockerErr(`"10m"`)),
 			},
 			{
 				Config: `
@@ -42,7 +42,7 @@ resource "terraform_data" "idle" {
 }
 ` + sandboxAccConfig(t, name, "running", `  idle_timeout = terraform_data.idle.output`),
 				PlanOnly:    true,
-				ExpectError: sandboxAccErr(sandboxIdleDockerErr(`\(known after apply\)`)),
+				ExpectError: acctest.ErrorPattern(sandboxIdleDockerErr(`\(known after apply\)`)),
 			},
 			{
 				Config: sandboxAccConfig(t, name, "running", ""),
@@ -54,7 +54,7 @@ resource "terraform_data" "idle" {
 			{
 				Config:      sandboxAccConfig(t, name, "running", `  idle_timeout = "10m"`),
 				PlanOnly:    true,
-				ExpectError: sandboxAccErr(sandboxIdleDockerErr(`"10m"`)),
+				ExpectError: acctest.ErrorPattern(sandboxIdleDockerErr(`"10m"`)),
 			},
 			{
 				// The refused plan changed nothing: the box is as applied.

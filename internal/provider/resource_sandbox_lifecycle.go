@@ -21,23 +21,15 @@ var (
 	pathSandboxAutoDeleteAfter  = path.Root("auto_delete_after")
 )
 
-// sandboxNotEnforcedNote is the same sentence on every lifecycle attribute:
-// where the platform does not act on deadlines, they are still tracked.
-const sandboxNotEnforcedNote = " On Docker, which enforces no deadlines, the deadline is tracked — " +
-	"`expires_at`, `retention_status`, plan warnings and the drift detector — but not enforced: nothing stops the box."
-
-// sandboxLifecycleAttributes are the deadlines a user sets on a box.
-// Platform limits are checked in ModifyPlan, where the platform is known.
-func sandboxLifecycleAttributes() map[string]schema.Attribute {
-	// duration is a lifecycle setting; tracked says Docker keeps its
-	// deadline (it enforces none).
-	duration := func(desc string, tracked bool) schema.StringAttribute {
-		desc += " A positive duration such as `1h`, `90m` or `7d`."
-		if tracked {
-			desc += sandboxNotEnforcedNote
-		}
+// sandboxLifecycleAttributes are the deadlines a user sets on a box,
+// documented for the platforms defs: what each accepts, its limits, and how
+// it honours them (its rows' Doc says, for instance, that a deadline is
+// tracked but not enforced). Platform limits are checked in ModifyPlan,
+// where the platform is known.
+func sandboxLifecycleAttributes(defs []platform.Definition) map[string]schema.Attribute {
+	duration := func(desc, key string) schema.StringAttribute {
 		return schema.StringAttribute{
-			MarkdownDescription: desc,
+			MarkdownDescription: withPlatformNotes(desc+" A positive duration such as `1h`, `90m` or `7d`.", defs, key),
 			Optional:            true,
 			Validators:          []validator.String{positiveDurationValidator{}},
 		}
@@ -45,27 +37,23 @@ func sandboxLifecycleAttributes() map[string]schema.Attribute {
 	actions := []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}
 	return map[string]schema.Attribute{
 		"timeout": duration("How long the box may run (counted from its last start or resume) before `on_timeout` "+
-			"happens. Platforms cap it (E2B: 1h on the base tier, 24h on Pro); a longer value is a plan-time error. When "+
-			"omitted: on E2B the provider sends 300s (E2B's own API default, 15s, is too short for an agent; 300s is what "+
-			"its SDKs send); on Docker there is no timeout. Changed in place on Docker and E2B.", true),
+			"happens. A value longer than the platform allows is a plan-time error.", platform.AttrSandboxTimeout),
 		"on_timeout": schema.StringAttribute{
-			MarkdownDescription: "What happens when `timeout` runs out: `kill` (the default), `pause` or `stop` " +
-				"(Docker offers all three, E2B `kill` and `pause`). Needs `timeout`. A value the platform does not offer " +
-				"is a plan-time error listing the ones it does. Changed in place on Docker; on E2B it is fixed at create, " +
-				"so a change replaces the sandbox." + sandboxNotEnforcedNote,
+			MarkdownDescription: withPlatformNotes("What happens when `timeout` runs out: `kill` (the default), `pause` "+
+				"or `stop`. Needs `timeout`. A value the platform does not offer is a plan-time error listing the ones it does.",
+				defs, platform.AttrSandboxOnTimeout),
 			Optional: true,
 			Validators: []validator.String{
 				stringvalidator.OneOf(actions...),
 				stringvalidator.AlsoRequires(path.MatchRoot("timeout")),
 			},
 		},
-		"idle_timeout": duration("How long the box may sit without activity before the platform stops it. A plan-time error on "+
-			"Docker, which reports no activity inside a box (no idle deadline could be tracked), and on E2B, which has "+
-			"no idle timeout.", false),
-		"auto_archive_after": duration("How long a stopped box stays stopped before the platform archives it. A "+
-			"plan-time error on Docker and E2B, neither of which has an archived state.", false),
-		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default. "+
-			"Changed in place on Docker. A plan-time error on E2B, which deletes no stopped sandboxes by itself.", true),
+		"idle_timeout": duration("How long the box may sit without activity before the platform stops it.",
+			platform.AttrSandboxIdleTimeout),
+		"auto_archive_after": duration("How long a stopped box stays stopped before the platform archives it.",
+			platform.AttrSandboxAutoArchiveAfter),
+		"auto_delete_after": duration("How long a stopped box stays stopped before it is deleted. Off by default.",
+			platform.AttrSandboxAutoDeleteAfter),
 	}
 }
 

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -9,21 +10,25 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 )
 
 // TestSandboxLifecycleInPlacePerSetting: which changed lifecycle settings
 // replace a box is decided per setting from the platform's attribute
-// table. On E2B only timeout changes in place, so a changed on_timeout
-// replaces the box; Docker (the provider tracks the deadlines) and a table
-// changing every setting in place replace nothing; and an on_timeout left
-// out is "kill".
+// table. Where only timeout changes in place and on_timeout is fixed at
+// create, a changed on_timeout replaces the box; Docker (the provider tracks
+// the deadlines) and a table changing every setting in place replace
+// nothing; and an on_timeout left out is "kill".
 func TestSandboxLifecycleInPlacePerSetting(t *testing.T) {
-	e2bPlat, err := e2b.New(e2b.Config{APIKey: "k", APIURL: "http://127.0.0.1:1", Tier: e2b.TierPro})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2bCaps := e2bPlat.Capabilities()
+	// timeout in place, on_timeout (kill or pause) fixed at create, no
+	// other lifecycle setting.
+	onTimeoutFixed := lifecycleTestAttributes(platform.Attributes{
+		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: 24 * time.Hour},
+		platform.AttrSandboxOnTimeout: {Support: platform.Replace,
+			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause)}},
+		platform.AttrSandboxIdleTimeout:      {Why: "no idle deadline here"},
+		platform.AttrSandboxAutoArchiveAfter: {Why: "no archive here"},
+		platform.AttrSandboxAutoDeleteAfter:  {Why: "no auto delete here"},
+	})
 	dockerCaps := (*docker.Platform)(nil).Capabilities()
 	// Every lifecycle setting in place, any on_timeout accepted.
 	everyInPlace := lifecycleTestAttributes(platform.Attributes{platform.AttrSandboxOnTimeout: {Support: platform.InPlace}})
@@ -36,11 +41,11 @@ func TestSandboxLifecycleInPlacePerSetting(t *testing.T) {
 		change func(*sandboxModel)
 		want   path.Paths
 	}{
-		{"e2b on_timeout", e2bCaps.Attributes, func(m *sandboxModel) { m.OnTimeout = str("pause") }, path.Paths{pathSandboxOnTimeout}},
-		{"e2b timeout", e2bCaps.Attributes, func(m *sandboxModel) { m.Timeout = str("20m") }, nil},
-		{"e2b both", e2bCaps.Attributes, func(m *sandboxModel) { m.Timeout, m.OnTimeout = str("20m"), str("pause") }, path.Paths{pathSandboxOnTimeout}},
-		{"e2b kill left out", e2bCaps.Attributes, func(m *sandboxModel) { m.OnTimeout = types.StringNull() }, nil},
-		{"e2b kill written out", e2bCaps.Attributes, func(m *sandboxModel) { m.OnTimeout = str("kill") }, nil},
+		{"fixed on_timeout: on_timeout", onTimeoutFixed, func(m *sandboxModel) { m.OnTimeout = str("pause") }, path.Paths{pathSandboxOnTimeout}},
+		{"fixed on_timeout: timeout", onTimeoutFixed, func(m *sandboxModel) { m.Timeout = str("20m") }, nil},
+		{"fixed on_timeout: both", onTimeoutFixed, func(m *sandboxModel) { m.Timeout, m.OnTimeout = str("20m"), str("pause") }, path.Paths{pathSandboxOnTimeout}},
+		{"fixed on_timeout: kill left out", onTimeoutFixed, func(m *sandboxModel) { m.OnTimeout = types.StringNull() }, nil},
+		{"fixed on_timeout: kill written out", onTimeoutFixed, func(m *sandboxModel) { m.OnTimeout = str("kill") }, nil},
 		{"docker on_timeout", dockerCaps.Attributes, func(m *sandboxModel) { m.OnTimeout = str("stop") }, nil},
 		{"docker timeout and auto_delete_after", dockerCaps.Attributes, func(m *sandboxModel) {
 			m.Timeout, m.AutoDeleteAfter = str("1h"), str("1d")

@@ -160,8 +160,9 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 			m.VolumeMounts = sandboxMountsToTF(sb.VolumeMounts)
 		}
 		// The env the box was given, where the platform can tell it from
-		// the image's own (Docker can), so a matching env config plans no
-		// replacement; null when it cannot or there is none.
+		// the image's own (its sandbox.env row is not Unreported), so a
+		// matching env config plans no replacement; null when it cannot or
+		// there is none.
 		if len(sb.Env) > 0 {
 			m.Env = mapToTF(sb.Env, types.MapNull(types.StringType))
 		}
@@ -176,15 +177,15 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 // what the platform cannot report (its capability row) and what the state
 // recorded (prior):
 //   - Where a paused box reads the same whether its memory was kept or not
-//     (PauseKindUnreported: E2B says "paused" for both), a box recorded as
-//     stopped that reads as paused is still stopped: the provider stopped
+//     (PauseKindUnreported: the platform says "paused" for both), a box
+//     recorded as stopped that reads as paused is still stopped: the provider stopped
 //     it, and nothing on the platform can say otherwise. Reading it as
 //     paused would plan a needless stop on every run. A box recorded as
 //     running that reads as paused was paused behind Terraform's back and
 //     keeps planning its move back to the configured state.
 //   - Where a sandbox has no size of its own (the table refuses cpu_count
-//     and memory_mb: E2B sizes
-//     a box by its template), the size reported is the template's, so it is
+//     and memory_mb: the platform sizes a box by its template), the size
+//     reported is the template's, so it is
 //     not read into cpu_count / memory_mb (an import would otherwise plan a
 //     replacement to remove them).
 func sandboxAsRecorded(caps platform.Capabilities, prior sandboxModel, sb *platform.Sandbox) *platform.Sandbox {

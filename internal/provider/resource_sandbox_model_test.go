@@ -10,8 +10,10 @@ import (
 
 func TestSandboxAsRecorded(t *testing.T) {
 	state := platform.Attribute{Support: platform.InPlace, Values: platform.DesiredStates}
-	// E2B sizes a box by its template: the table refuses cpu_count and memory_mb.
-	e2bLike := platform.Capabilities{PauseKindUnreported: true, Attributes: platform.Attributes{
+	// A platform that sizes a box by its template (the table refuses
+	// cpu_count and memory_mb) and does not report whether a paused box kept
+	// its memory.
+	templateSized := platform.Capabilities{PauseKindUnreported: true, Attributes: platform.Attributes{
 		platform.AttrSandboxState:    state,
 		platform.AttrSandboxCPUCount: {Why: "a sandbox takes its size from its template"},
 		platform.AttrSandboxMemoryMB: {Why: "a sandbox takes its size from its template"},
@@ -29,11 +31,11 @@ func TestSandboxAsRecorded(t *testing.T) {
 		want      platform.SandboxState
 		wantSizes bool // cpu/memory read through
 	}{
-		{"stopped box reads paused: still stopped", e2bLike, "stopped", platform.StatePaused, platform.StateStopped, false},
-		{"paused box reads paused", e2bLike, "paused", platform.StatePaused, platform.StatePaused, false},
-		{"running box paused out of band stays drift", e2bLike, "running", platform.StatePaused, platform.StatePaused, false},
-		{"stopped box resumed out of band is running", e2bLike, "stopped", platform.StateRunning, platform.StateRunning, false},
-		{"import (no recorded state) reads paused", e2bLike, "", platform.StatePaused, platform.StatePaused, false},
+		{"stopped box reads paused: still stopped", templateSized, "stopped", platform.StatePaused, platform.StateStopped, false},
+		{"paused box reads paused", templateSized, "paused", platform.StatePaused, platform.StatePaused, false},
+		{"running box paused out of band stays drift", templateSized, "running", platform.StatePaused, platform.StatePaused, false},
+		{"stopped box resumed out of band is running", templateSized, "stopped", platform.StateRunning, platform.StateRunning, false},
+		{"import (no recorded state) reads paused", templateSized, "", platform.StatePaused, platform.StatePaused, false},
 		{"reported kind is trusted where the platform reports it", dockerLike, "stopped", platform.StatePaused, platform.StatePaused, true},
 	}
 	for _, tt := range tests {

@@ -30,6 +30,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
+	sandboxCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -89,6 +90,8 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 	// from_snapshot_id and the mounts replace the box by the schema
 	// (RequiresReplace): only whether the platform accepts them is judged.
 	attrs[0].prior = nil
+	// The mounts replace the box by the schema: only their number is judged.
+	attrs = append(attrs, plannedAttribute{key: platform.AttrSandboxVolumeMount, path: path.Root("volume_mount"), plan: plan.VolumeMounts})
 	return append(attrs, sandboxMountReadOnly(plan)...)
 }
 

@@ -103,7 +103,7 @@ func TestAccSandbox_commandExitsAtOnce(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				ExpectError: sandboxAccErr(`(?s)Failed to create sandbox .*its command exited with code 1 right after it started` +
+				ExpectError: acctest.ErrorPattern(`(?s)Failed to create sandbox .*its command exited with code 1 right after it started` +
 					`.*Its last log lines: .*open /nonexistent: no such file or directory`),
 			},
 			{
@@ -144,7 +144,7 @@ func TestAccSandbox_readyCmdNeverPasses(t *testing.T) {
 			{
 				PreConfig: func() { start = time.Now() },
 				Config:    config,
-				ExpectError: sandboxAccErr(`(?s)Failed to create sandbox .*it will not become ready: its ready_cmd failed 3 times in a row` +
+				ExpectError: acctest.ErrorPattern(`(?s)Failed to create sandbox .*it will not become ready: its ready_cmd failed 3 times in a row` +
 					`.*last ready_cmd exit code 1, output "open /nonexistent: no such file or directory"`),
 			},
 			{
@@ -215,7 +215,7 @@ func TestAccSandbox_restartExitsAgain(t *testing.T) {
 					}
 				},
 				Config: config,
-				ExpectError: sandboxAccErr(`(?s)Failed to change the state of sandbox .*its command exited with code 1 right after it started` +
+				ExpectError: acctest.ErrorPattern(`(?s)Failed to change the state of sandbox .*its command exited with code 1 right after it started` +
 					`.*Its last log lines: .*agent: open /.agent-ready: is a directory`),
 			},
 			{

@@ -14,23 +14,27 @@ import (
 )
 
 // retentionComputedAttributes are the computed retention attributes shared
-// by sbx_sandbox and sbx_snapshot. The drift detector and the sbx_sandboxes
-// data source read them by these names. They carry no plan modifiers: each
-// resource's ModifyPlan keeps them from state unless an input changes.
-func retentionComputedAttributes(kind string) map[string]schema.Attribute {
+// by sbx_sandbox and sbx_snapshot, documented for the platforms defs. The
+// drift detector and the sbx_sandboxes data source read them by these
+// names. They carry no plan modifiers: each resource's ModifyPlan keeps
+// them from state unless an input changes.
+func retentionComputedAttributes(defs []platform.Definition, kind string) map[string]schema.Attribute {
 	plain := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
 	}
+	untracked := ""
+	if aside := platformsAside(defs, func(c platform.Capabilities) bool { return !c.EnforcesDeadlines }); aside != "" {
+		untracked = " Where the platform enforces no deadlines" + aside + ", it is tracked, not enforced."
+	}
 	return map[string]schema.Attribute{
 		"platform": schema.StringAttribute{
-			MarkdownDescription: "The platform the " + kind + " lives on: `docker` or `e2b`.",
+			MarkdownDescription: "The platform the " + kind + " lives on: " + joinOr(blockNames(defs)) + ".",
 			Computed:            true,
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 		"expires_at": plain("When the platform acts on the " + kind + " by itself (RFC 3339, UTC): the earliest " +
 			"retention deadline of the provider's policy table (with the `retention {}` overrides and the " + kind +
-			"'s own settings), or the deadline the platform reports. Null when no rule sets one. On Docker, which " +
-			"enforces nothing, the deadline is tracked, not enforced."),
+			"'s own settings), or the deadline the platform reports. Null when no rule sets one." + untracked),
 		"retention_status": plain("`ok`, `expiring` (the deadline is within the provider's `retention.warn_before`) " +
 			"or `expired` (the deadline has passed), as of the last refresh. Plans warn for `expiring` and `expired`."),
 		"retention_rule": plain("The key of the retention rule that sets `expires_at` (e.g. `paused_sandbox`), " +
@@ -44,8 +48,8 @@ func retentionComputedAttributes(kind string) map[string]schema.Attribute {
 func sandboxStatusSinceAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		MarkdownDescription: "When the sandbox entered its current `status` (RFC 3339, UTC): as the platform reports " +
-			"it, else when the provider made or first saw that status (Docker reports none; after an import it is " +
-			"the import time). Retention windows such as `paused_sandbox` count from it.",
+			"it, else when the provider made or first saw that status (after an import, where the platform reports none, " +
+			"it is the import time). Retention windows such as `paused_sandbox` count from it.",
 		Computed: true,
 	}
 }

@@ -3,12 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"testing"
 	"time"
 
-	"testing"
-
 	"github.com/docker/docker/api/types/container"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
@@ -26,9 +24,7 @@ import (
 // retentionAccFactories serves a provider whose retention deadlines are
 // judged by clock, which the test's PreConfig steps move.
 func retentionAccFactories(clock retention.Clock) map[string]func() (tfprotov6.ProviderServer, error) {
-	return map[string]func() (tfprotov6.ProviderServer, error){
-		"sbx": providerserver.NewProtocol6WithError(NewWithClock("test", clock)()),
-	}
+	return acctest.Factories(NewWithClock("test", clock))
 }
 
 // retentionAccExpect checks the retention attributes of the test sandbox.
@@ -125,7 +121,7 @@ provider "sbx" {
 					sameID.AddStateValue(sandboxAccAddr, tfjsonpath.New("id")),
 				),
 				Check: func(s *terraform.State) error {
-					id, err := sandboxAccID(s, sandboxAccAddr)
+					id, err := acctest.ResourceID(s, sandboxAccAddr)
 					firstID = id
 					return err
 				},

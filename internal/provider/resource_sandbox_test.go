@@ -29,6 +29,7 @@ var sandboxTestCaps = platform.Capabilities{Attributes: platform.Attributes{
 	platform.AttrSandboxDiskMB:         {Support: platform.Replace},
 	platform.AttrSandboxEnv:            {Support: platform.Replace},
 	platform.AttrSandboxLabels:         {Support: platform.Replace},
+	platform.AttrSandboxVolumeMount:    {Support: platform.Replace},
 	platform.AttrSandboxMountReadOnly:  {Support: platform.Replace},
 }}
 

@@ -69,7 +69,7 @@ func sandboxLifecycleChanges(plan, state sandboxModel) []string {
 }
 
 // onTimeoutOrKill is on_timeout with its default: left out, it is "kill"
-// wherever a box has a timeout (E2B reports it as unset).
+// wherever a box has a timeout (a platform may report it as unset).
 func onTimeoutOrKill(v types.String) types.String {
 	if v.IsNull() {
 		return types.StringValue(string(platform.OnTimeoutKill))

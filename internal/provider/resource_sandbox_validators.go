@@ -91,9 +91,9 @@ func (sandboxUniqueMountPathsValidator) ValidateList(_ context.Context, req vali
 
 // sandboxEnvKeysValidator rejects env entries no platform can pass on.
 //
-// Names: empty, or holding "=" or a NUL byte. Docker would split such a pair
-// at its first "=" (setting another variable than the one written) or refuse
-// it with an error that quotes the value, a secret.
+// Names: empty, or holding "=" or a NUL byte. A platform would split such a
+// pair at its first "=" (setting another variable than the one written) or
+// refuse it with an error that quotes the value, a secret.
 //
 // Values: holding a NUL byte (no process environment can carry one; the
 // engine refused it at start with an error quoting the whole NAME=value), or
@@ -107,8 +107,8 @@ type sandboxEnvKeysValidator struct{}
 var _ validator.Map = sandboxEnvKeysValidator{}
 
 // sandboxEnvMaxEntry is the longest NAME=value Linux hands to a program
-// (MAX_ARG_STRLEN, 32 pages of 4 KiB, less the terminating NUL). Docker and
-// E2B boxes both run Linux; a longer one makes the box's command fail to
+// (MAX_ARG_STRLEN, 32 pages of 4 KiB, less the terminating NUL). Every
+// platform's boxes run Linux; a longer one makes the box's command fail to
 // start.
 const sandboxEnvMaxEntry = 32*4096 - 1
 

@@ -38,6 +38,9 @@ var (
 
 // snapshotResource is sbx_snapshot: an immutable checkpoint of a sandbox or a volume.
 type snapshotResource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).
 	owner     string
@@ -45,8 +48,15 @@ type snapshotResource struct {
 	retention retentionSettings
 }
 
-// NewSnapshotResource returns the sbx_snapshot resource.
-func NewSnapshotResource() resource.Resource { return &snapshotResource{} }
+// NewSnapshotResource returns the sbx_snapshot resource, documented for the
+// registered platforms.
+func NewSnapshotResource() resource.Resource { return newSnapshotResource(nil) }
+
+// newSnapshotResource returns the sbx_snapshot resource of a provider
+// offering defs.
+func newSnapshotResource(defs []platform.Definition) resource.Resource {
+	return &snapshotResource{defs: defs}
+}
 
 // snapshotModel is the sbx_snapshot state and plan.
 type snapshotModel struct {
@@ -83,26 +93,30 @@ func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequ
 }
 
 func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = snapshotBaseSchema(ctx)
-	for name, a := range retentionComputedAttributes("snapshot") {
+	defs := definitionsOr(r.defs)
+	resp.Schema = snapshotBaseSchema(ctx, defs)
+	for name, a := range retentionComputedAttributes(defs, "snapshot") {
 		resp.Schema.Attributes[name] = a
 	}
 }
 
-// snapshotBaseSchema is sbx_snapshot without its retention attributes.
-func snapshotBaseSchema(ctx context.Context) schema.Schema {
+// snapshotBaseSchema is sbx_snapshot without its retention attributes,
+// documented for the platforms defs.
+func snapshotBaseSchema(ctx context.Context, defs []platform.Definition) schema.Schema {
 	replaceString := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	memory := func(c platform.Capabilities) bool {
+		return c.Accepts(platform.AttrSnapshotSandboxID) && c.AcceptsValue(platform.AttrSnapshotIncludeMemory, "true")
+	}
+	volumes := func(c platform.Capabilities) bool { return c.Accepts(platform.AttrSnapshotVolumeID) }
+	sourceUnreported := func(c platform.Capabilities) bool { return !c.SnapshotSourceReported }
 	// The source never replaces an existing snapshot by changing: ModifyPlan
 	// keeps it (resource_snapshot_source.go).
 	return schema.Schema{
-		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem (on E2B with its memory) " +
-			"or of a volume's contents (Docker only). Restore it by giving its id to `sbx_sandbox.from_snapshot_id` or " +
-			"`sbx_volume.from_snapshot_id`: restoring always makes a **new** object.\n\n" +
-			"On Docker a sandbox snapshot is a `docker commit` of the container, written anew as an image that keeps " +
-			"no value of the sandbox's `env` (the variables stay, blank), no record of the container and none of its " +
-			"ownership labels, and shares its layers with the sandbox's image (no parent link: a snapshot can be deleted " +
-			"while later snapshots of boxes restored from it remain). A volume snapshot is an archive of the volume " +
-			"imported as an image. The id is the image id (`sha256:...`).\n\n" +
+		MarkdownDescription: "An immutable snapshot of a sandbox's filesystem, with its memory on platforms that take " +
+			"memory snapshots" + platformsAside(defs, memory) + ", or of a volume's contents, on platforms that " +
+			"snapshot volumes" + platformsAside(defs, volumes) + ". Restore it by giving its id to " +
+			"`sbx_sandbox.from_snapshot_id` or `sbx_volume.from_snapshot_id`: restoring always makes a **new** object. " +
+			"What a snapshot is on each platform is under `sandbox_id` and `volume_id`.\n\n" +
 			"**A snapshot is a checkpoint.** A change or loss of its source never replaces it: when `sandbox_id` or " +
 			"`volume_id` changes (another box, or the box replaced or deleted outside Terraform, so its id is known only " +
 			"after apply), the snapshot is kept with the data it holds, the source it was taken of stays in state, and " +
@@ -113,20 +127,21 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 			"between `sandbox_id` and `volume_id`, and changing any other argument, replaces the snapshot.\n\n" +
 			"**Import.** By id; an id that is not a snapshot (a template image, another image, a sandbox) is an import " +
 			"error saying what it is. `ttl` is not recoverable from the platform and stays null after an import. Where the " +
-			"platform does not report which sandbox or volume a snapshot came from (E2B), the configured `sandbox_id` is " +
+			"platform does not report which sandbox or volume a snapshot came from" + platformsAside(defs, sourceUnreported) +
+			", the configured `sandbox_id` is " +
 			"recorded in place on the first plan, with a warning when the platform does not confirm it.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("snapshot"),
 			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "Id of the sandbox to snapshot (on Docker its name works too, and is kept as " +
-					"written). Exactly one of `sandbox_id` and `volume_id` must be set. Changing it does not replace an " +
-					"existing snapshot: it keeps the sandbox it was taken of, with a plan warning (see above).",
+				MarkdownDescription: withPlatformNotes("Id of the sandbox to snapshot. Exactly one of `sandbox_id` and "+
+					"`volume_id` must be set. Changing it does not replace an existing snapshot: it keeps the sandbox it "+
+					"was taken of, with a plan warning (see above).", defs, platform.AttrSnapshotSandboxID),
 				Optional: true,
 			},
 			"volume_id": schema.StringAttribute{
-				MarkdownDescription: "Id of the volume to snapshot. Exactly one of `sandbox_id` and `volume_id` " +
-					"must be set. Changing it does not replace an existing snapshot: it keeps the volume it was taken " +
-					"of, with a plan warning (see above).",
+				MarkdownDescription: withPlatformNotes("Id of the volume to snapshot. Exactly one of `sandbox_id` and "+
+					"`volume_id` must be set. Changing it does not replace an existing snapshot: it keeps the volume it "+
+					"was taken of, with a plan warning (see above).", defs, platform.AttrSnapshotVolumeID),
 				Optional: true,
 			},
 			"name": schema.StringAttribute{
@@ -141,12 +156,11 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 				},
 			},
 			"include_memory": schema.BoolAttribute{
-				MarkdownDescription: "Whether the snapshot also holds the sandbox's memory, so a restored " +
-					"sandbox resumes running processes. When left out, the platform's natural kind is planned: " +
-					"`true` on E2B, whose snapshots always hold memory, `false` (filesystem only) on Docker, and " +
-					"`false` for volume snapshots, so one module snapshots on both platforms. An explicit value the " +
-					"platform cannot honour is a plan-time error: `true` on Docker, which takes no memory snapshots, " +
-					"`false` on E2B, which takes memory snapshots only. Not allowed with `volume_id`. Changing it replaces the snapshot.",
+				MarkdownDescription: withPlatformNotes("Whether the snapshot also holds the sandbox's memory, so a restored "+
+					"sandbox resumes running processes. When left out, the platform's natural kind is planned: `true` "+
+					"where the platform takes memory snapshots only, else `false` (filesystem only), and `false` for "+
+					"volume snapshots, so one module snapshots on every platform. An explicit value the platform cannot "+
+					"honour is a plan-time error. Not allowed with `volume_id`.", defs, platform.AttrSnapshotIncludeMemory),
 				Optional: true,
 				Computed: true,
 				PlanModifiers: []planmodifier.Bool{
@@ -157,28 +171,28 @@ func snapshotBaseSchema(ctx context.Context) schema.Schema {
 				},
 			},
 			"ttl": schema.StringAttribute{
-				MarkdownDescription: "How long the platform keeps the snapshot before deleting it, as a positive " +
-					"duration such as `72h` or `30d`. Neither Docker nor E2B accepts a snapshot expiry: setting it " +
-					"is a plan-time error on both. Changing it replaces the snapshot.",
+				MarkdownDescription: withPlatformNotes("How long the platform keeps the snapshot before deleting it, as a "+
+					"positive duration such as `72h` or `30d`.", defs, platform.AttrSnapshotTTL),
 				Optional:      true,
 				PlanModifiers: replaceString,
 				Validators:    []validator.String{positiveDurationValidator{}},
 			},
 			"labels": schema.MapAttribute{
-				MarkdownDescription: labelsDescription("snapshot") + " Snapshots are immutable: changing labels replaces the snapshot.",
-				ElementType:         types.StringType,
-				Optional:            true,
-				Validators:          []validator.Map{reservedLabelsValidator{}},
+				MarkdownDescription: withPlatformNotes(labelsDescription("snapshot")+" Snapshots are immutable: changing "+
+					"labels replaces the snapshot.", defs, platform.AttrSnapshotLabels),
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.Map{reservedLabelsValidator{}},
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(snapshotLabelsChanged,
 					"Changing the labels replaces the snapshot.", "Changing the labels replaces the snapshot.")},
 			},
 			"kind": computedString("What the snapshot holds: `filesystem` (a sandbox's files), `memory` " +
 				"(files and memory) or `volume` (a volume's contents)."),
 			"created_at": computedString("When the snapshot was taken (RFC 3339); null where the platform does not " +
-				"report it (E2B)."),
+				"report it" + platformsAside(defs, snapshotNoCreatedAt) + "."),
 			"size_bytes": schema.Int64Attribute{
 				MarkdownDescription: "Size of the snapshot in bytes, as the platform reports it; null where the platform " +
-					"does not report sizes (E2B).",
+					"does not report sizes" + platformsAside(defs, snapshotNoSize) + ".",
 				Computed:      true,
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -67,22 +68,41 @@ func TestSnapshotSetRetention(t *testing.T) {
 func TestSnapshotPlanRetention(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	rs := retentionSettings{policy: retentionTestPolicyWithUpcoming(t, nil), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
-	state := snapshotModel{Platform: types.StringValue("e2b"), ExpiresAt: types.StringValue("2026-05-02T12:00:00Z"),
-		RetentionStatus: types.StringValue("expiring"), RetentionRule: types.StringValue("memory_snapshot"),
-		RetentionAction: types.StringValue("delete")}
-	plan := snapshotModel{ExpiresAt: types.StringUnknown(), RetentionStatus: types.StringUnknown()}
-	var diags diag.Diagnostics
-	snapshotPlanRetention(&plan, &state, "e2b", rs, &diags)
-	if !plan.ExpiresAt.Equal(state.ExpiresAt) || !plan.RetentionStatus.Equal(state.RetentionStatus) || !plan.Platform.Equal(state.Platform) {
-		t.Errorf("plan did not keep state: %+v", plan)
+	// A snapshot in state under each registered platform's snapshot rules,
+	// the warning saying who acts on the deadline by that platform's row.
+	rules := 0
+	for _, def := range Platforms() {
+		for _, r := range def.Retention {
+			if r.Object != retention.Snapshot {
+				continue
+			}
+			rules++
+			state := snapshotModel{Platform: types.StringValue(def.Name), ExpiresAt: types.StringValue("2026-05-02T12:00:00Z"),
+				RetentionStatus: types.StringValue("expiring"), RetentionRule: types.StringValue(r.Key),
+				RetentionAction: types.StringValue(string(r.Action))}
+			plan := snapshotModel{ExpiresAt: types.StringUnknown(), RetentionStatus: types.StringUnknown()}
+			var diags diag.Diagnostics
+			snapshotPlanRetention(&plan, &state, def.Name, rs, &diags)
+			if !plan.ExpiresAt.Equal(state.ExpiresAt) || !plan.RetentionStatus.Equal(state.RetentionStatus) || !plan.Platform.Equal(state.Platform) {
+				t.Errorf("%s %s: plan did not keep state: %+v", def.Name, r.Key, plan)
+			}
+			want := fmt.Sprintf("This snapshot expires in 1d: on %s the %s rule will %s it at 2026-05-02T12:00:00Z. ", def.Name, r.Key, r.Action)
+			if r.Enforced {
+				want += def.Name + " acts on this deadline by itself."
+			} else {
+				want += def.Name + " does not enforce this deadline"
+			}
+			if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(), want) {
+				t.Errorf("%s %s: want the expiring warning %q, got %v", def.Name, r.Key, want, diags)
+			}
+		}
 	}
-	if diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(),
-		"This snapshot expires in 1d: on e2b the memory_snapshot rule will delete it at 2026-05-02T12:00:00Z. e2b acts on this deadline by itself.") {
-		t.Errorf("want the expiring warning, got %v", diags)
+	if rules == 0 {
+		t.Fatal("no registered platform has a snapshot rule: nothing checked")
 	}
 
 	created := snapshotModel{Kind: types.StringValue("filesystem"), TTL: types.StringValue("24h")}
-	diags = nil
+	var diags diag.Diagnostics
 	snapshotPlanRetention(&created, nil, "modal", rs, &diags)
 	if created.Platform.ValueString() != "modal" || diags.WarningsCount() != 1 ||
 		!strings.Contains(diags.Warnings()[0].Detail(), "Once applied, this snapshot expires in 1d: on modal the filesystem_snapshot rule") {

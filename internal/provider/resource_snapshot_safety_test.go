@@ -22,7 +22,6 @@ import (
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
 // snapshotSafetySources is the box a snapshot is taken of (it writes
@@ -100,8 +99,8 @@ resource "sbx_sandbox" "restored" {
 			{
 				Config: base + snapshot("sbx_sandbox.src.id", "5m"),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					templateTestCaptureAttr("sbx_snapshot.x", "id", &snapID),
-					templateTestCaptureAttr("sbx_sandbox.src", "id", &boxID),
+					sbxacctest.CaptureAttr("sbx_snapshot.x", "id", &snapID),
+					sbxacctest.CaptureAttr("sbx_sandbox.src", "id", &boxID),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
@@ -131,7 +130,7 @@ resource "sbx_sandbox" "restored" {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					kept(),
-					templateTestCaptureAttr("sbx_sandbox.src", "id", &newBoxID),
+					sbxacctest.CaptureAttr("sbx_sandbox.src", "id", &newBoxID),
 					func(*terraform.State) error {
 						if newBoxID == boxID {
 							return fmt.Errorf("the box was not created again")
@@ -209,9 +208,9 @@ resource "sbx_snapshot" "y" {
 		)
 	}
 	capture := resource.ComposeAggregateTestCheckFunc(
-		templateTestCaptureAttr("sbx_snapshot.x", "id", &xID),
-		templateTestCaptureAttr("sbx_snapshot.y", "id", &yID),
-		templateTestCaptureAttr("sbx_sandbox.src", "id", &boxID),
+		sbxacctest.CaptureAttr("sbx_snapshot.x", "id", &xID),
+		sbxacctest.CaptureAttr("sbx_snapshot.y", "id", &yID),
+		sbxacctest.CaptureAttr("sbx_sandbox.src", "id", &boxID),
 	)
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
 	resource.Test(t, resource.TestCase{
@@ -256,59 +255,6 @@ resource "sbx_snapshot" "y" {
 					PostApplyPostRefresh: empty,
 				},
 				Check: replaced("sbx_snapshot.y", &yID),
-			},
-		},
-	})
-}
-
-// The same on E2B (the fake): the box killed out of band is created again,
-// and the snapshot, with its id, stays; the next plan is empty.
-func TestAccSnapshotE2B_sourceLostKeepsSnapshot(t *testing.T) {
-	sbxacctest.RequireTerraform(t)
-	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
-	config := e2bSnapshotConfig(providerConfig, "")
-	var snapID, boxID string
-	oneSnapshot := func(*terraform.State) error {
-		snaps := fake.Snapshots()
-		if len(snaps) != 1 || snaps[0].SnapshotID != snapID {
-			return fmt.Errorf("the fake holds snapshots %+v, want only %s", snaps, snapID)
-		}
-		return nil
-	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					templateTestCaptureAttr("sbx_snapshot.s", "id", &snapID),
-					templateTestCaptureAttr("sbx_sandbox.b", "id", &boxID),
-				),
-			},
-			{
-				PreConfig: func() { fake.KillOutOfBand(boxID) },
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sbx_sandbox.b", plancheck.ResourceActionCreate),
-						plancheck.ExpectResourceAction("sbx_snapshot.s", plancheck.ResourceActionNoop),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					oneSnapshot,
-					resource.TestCheckResourceAttrWith("sbx_snapshot.s", "sandbox_id", func(v string) error {
-						if v != boxID {
-							return fmt.Errorf("sandbox_id %s, want the box the snapshot was taken of, %s", v, boxID)
-						}
-						return nil
-					}),
-				),
-			},
-			{
-				Config:           config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            oneSnapshot,
 			},
 		},
 	})

@@ -39,8 +39,9 @@ func (r *snapshotResource) snapshotSourcePlan(ctx context.Context, config, state
 	replaced := snapshotReplacedAnyway(*plan, state)
 	switch {
 	case recorded.IsNull():
-		// Not reported by the platform (an import on E2B): record what the
-		// configuration says, in place, after asking the platform.
+		// Not reported by the platform (an import, where the source is not
+		// SnapshotSourceReported): record what the configuration says, in
+		// place, after asking the platform.
 		if !configured.IsUnknown() && !replaced && !r.sourceConfirmed(ctx, volume, configured.ValueString(), state.ID.ValueString(), diags) {
 			diags.AddAttributeWarning(p, "Snapshot source not confirmed",
 				fmt.Sprintf("%s does not say which %s snapshot %s was taken of, and does not confirm it was %s %s. "+
@@ -99,8 +100,8 @@ func (r *snapshotResource) sourceConfirmed(ctx context.Context, volume bool, sou
 }
 
 // sameSource reports whether two references name the same existing
-// sandbox (or volume): on Docker a box's name and its id do, so writing one
-// for the other is no change of source.
+// sandbox (or volume): where a platform takes a box's name for its id, the
+// two do, so writing one for the other is no change of source.
 func (r *snapshotResource) sameSource(ctx context.Context, volume bool, a, b string) bool {
 	resolve := func(ref string) string {
 		if volume {
@@ -124,8 +125,8 @@ func (r *snapshotResource) sameSource(ctx context.Context, volume bool, a, b str
 
 // keepSourceFromState keeps the source ids a snapshot was made or imported
 // with: the platform's answer fills only those state does not have (after
-// an import). A source given by name (Docker accepts a box's name) stays
-// the name the configuration gave.
+// an import). A source given by name (where a platform accepts a box's
+// name) stays the name the configuration gave.
 func keepSourceFromState(m *snapshotModel, s *platform.Snapshot) {
 	if (m.SandboxID.IsNull() || m.SandboxID.IsUnknown()) && s.SandboxID != "" {
 		m.SandboxID = types.StringValue(s.SandboxID)

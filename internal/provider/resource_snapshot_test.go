@@ -179,7 +179,7 @@ resource "sbx_snapshot" "x" {
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				Check:  templateTestCaptureAttr("sbx_snapshot.x", "id", &snapID),
+				Check:  sbxacctest.CaptureAttr("sbx_snapshot.x", "id", &snapID),
 			},
 			{
 				// Deleted outside Terraform: refresh forgets it, the plan takes it again.

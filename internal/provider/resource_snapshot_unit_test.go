@@ -105,7 +105,8 @@ func TestSnapshotPlanCreate(t *testing.T) {
 		platform.AttrSnapshotVolumeID:      {Support: platform.Replace},
 		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"false"}},
 	}}
-	e2bLike := platform.Capabilities{Attributes: platform.Attributes{
+	// Snapshots always hold memory; neither size nor time is reported.
+	memoryOnly := platform.Capabilities{Attributes: platform.Attributes{
 		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
 		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}},
 	}}
@@ -127,8 +128,8 @@ func TestSnapshotPlanCreate(t *testing.T) {
 	}{
 		{"docker, left out: filesystem", docker, box(types.BoolNull()), "false", `"filesystem"`, false, false},
 		{"docker volume: false", docker, vol, "false", `"volume"`, false, false},
-		{"e2b, left out: memory", e2bLike, box(types.BoolNull()), "true", `"memory"`, true, true},
-		{"e2b, explicit true", e2bLike, box(types.BoolValue(true)), "true", `"memory"`, true, true},
+		{"memory only, left out: memory", memoryOnly, box(types.BoolNull()), "true", `"memory"`, true, true},
+		{"memory only, explicit true", memoryOnly, box(types.BoolValue(true)), "true", `"memory"`, true, true},
 		{"both kinds, left out: filesystem", both, box(types.BoolNull()), "false", `"filesystem"`, false, true},
 		{"both kinds, explicit memory", both, box(types.BoolValue(true)), "true", `"memory"`, false, true},
 		{"unknown include_memory: unknown kind", docker, box(types.BoolUnknown()), "<unknown>", "<unknown>", false, false},
@@ -221,7 +222,8 @@ func TestSnapshotApplySnapshot(t *testing.T) {
 			},
 		},
 		{
-			// E2B: a 0 size and no time are "not reported", not "empty, at year 1".
+			// A platform reporting neither: a 0 size and no time are "not
+			// reported", not "empty, at year 1".
 			name:  "unreported size and time are null",
 			caps:  platform.Capabilities{},
 			prior: snapshotModel{Labels: types.MapNull(types.StringType)},

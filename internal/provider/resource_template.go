@@ -41,14 +41,24 @@ var (
 
 // templateResource is sbx_template: an image sandboxes start from.
 type templateResource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).
 	owner string
 	names *nameRegistry
 }
 
-// NewTemplateResource returns the sbx_template resource.
-func NewTemplateResource() resource.Resource { return &templateResource{} }
+// NewTemplateResource returns the sbx_template resource, documented for the
+// registered platforms.
+func NewTemplateResource() resource.Resource { return newTemplateResource(nil) }
+
+// newTemplateResource returns the sbx_template resource of a provider
+// offering defs.
+func newTemplateResource(defs []platform.Definition) resource.Resource {
+	return &templateResource{defs: defs}
+}
 
 // templateModel is the sbx_template state and plan.
 type templateModel struct {
@@ -88,48 +98,51 @@ func (r *templateResource) Metadata(_ context.Context, req resource.MetadataRequ
 }
 
 func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defs := definitionsOr(r.defs)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox template: the image sandboxes start from, built from a Dockerfile and a " +
-			"build context, or adopted from a prebuilt image. On Docker it is a local image tagged " +
-			"`sbx/<name>:latest`; that tag is the template's id and stays the same across rebuilds. The id is " +
-			"known at plan time there, so a template recreated under the same name (removed outside Terraform, " +
-			"say) replaces no sandbox made from it.\n\n" +
+			"build context, or adopted from a prebuilt image. Where the platform derives the template's id from its " +
+			"name, the id stays the same across rebuilds and is known at plan time, so a template recreated under the " +
+			"same name (removed outside Terraform, say) replaces no sandbox made from it. What a template is on each " +
+			"platform is under `dockerfile`.\n\n" +
 			"A change to `dockerfile`, to any file under `context_dir` (tracked through `context_hash`), " +
 			"`start_cmd`, `ready_cmd`, `cpu_count`, `memory_mb`, `disk_mb` or `labels` is a **rebuild**: an in-place " +
-			"update where the platform keeps the template id across builds (Docker), a replacement elsewhere.\n\n" +
+			"update where the platform keeps the template id across builds, a replacement elsewhere (each attribute " +
+			"says which platforms change it in place).\n\n" +
 			"**What the provider owns.** The provider removes only images it built: a template's builds (on a " +
 			"rebuild, the build the tag moves away from) and, for an adopted `image`, the thin image it made on top " +
 			"of it, never the adopted image itself. A create never takes over an existing object by name: when " +
-			"`sbx/<name>:latest` already exists and this create did not make it (an image made by hand, another " +
+			"the template's image already exists and this create did not make it (an image made by hand, another " +
 			"Terraform state's template, one a killed apply left behind), the create fails, names the image and " +
 			"says how to import it, and leaves it untouched. A build that fails removes the intermediate images it " +
 			"made (never its `FROM` image).\n\n" +
-			"**Import.** A template is imported by its id (`sbx/<name>:latest` on Docker). The platform keeps the " +
+			"**Import.** A template is imported by its id. The platform keeps the " +
 			"built image, not the Dockerfile or the build context it came from, so an imported *built* template has " +
 			"no `dockerfile`, `context_dir` or `context_hash` in state, and the first plan after the import shows an " +
 			"in-place rebuild from the configured Dockerfile (the id stays the same). Plans after that apply are empty. " +
 			"An imported *adopted* template (`image`) plans empty at once. `start_cmd`, `ready_cmd`, `cpu_count` " +
-			"and `memory_mb` are read back where the platform records them (Docker keeps them on the image). " +
-			"An object the provider made as something else (on Docker, a snapshot's image id) is an import error " +
+			"and `memory_mb` are read back where the platform records them. " +
+			"An object the provider made as something else (a snapshot's id, say) is an import error " +
 			"naming what it is and the resource type to import it as.\n\n" +
-			"**Importing an image the provider did not build.** On Docker any other image reference (`my-agent:1.2`, " +
-			"an image id) imports as the image itself: `id` and `image` are set to that reference, and `name` to the " +
+			"**Importing an image the provider did not build.** Where the platform holds images of its own (see " +
+			"`image`), any other image reference (`my-agent:1.2`, an image id) imports as the image itself: `id` and " +
+			"`image` are set to that reference, and `name` to the " +
 			"last component of its repository (`registry/team/my-agent:1.2` gives `my-agent`; for an image id, that " +
 			"of the first of the image's tags in sort order). A configuration with `image` equal to the import id " +
 			"and that `name` plans no change; another `name` is an in-place update of the state only (the name does nothing on the platform for such a " +
 			"template). `labels` are not read from such an image. A change of any build input (`start_cmd`, `labels`, " +
-			"...) or of `image` replaces it with a template the provider builds from the image (`sbx/<name>:latest`). " +
+			"...) or of `image` replaces it with a template the provider builds from the image. " +
 			"The provider never removes or changes the imported image: destroying (or replacing) the template removes " +
-			"it from the state only, with a warning that the image was left in place. The same holds for a " +
-			"`sbx/<name>:latest` image the provider did not build: destroy leaves it, and a rebuild moves the tag to " +
-			"the new build and leaves that image on the engine, untagged.",
+			"it from the state only, with a warning that the image was left in place. The same holds for an image " +
+			"under the template's own id that the provider did not build: destroy leaves it, and a rebuild moves the " +
+			"id to the new build and leaves that image on the platform, untagged.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("template"),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the template: lowercase letters and digits, optionally separated by " +
 					"single `.`, `_` or `-`, at most 128 characters (`" + templateNamePattern + "`). " +
-					"On Docker the template's id is `sbx/<name>:latest`. Changing it replaces the template, except " +
-					"for an imported image the provider did not build, whose name is recorded in state only.",
+					"Where the platform derives the template's id from it, `dockerfile` says how. Changing it replaces " +
+					"the template, except for an imported image the provider did not build, whose name is recorded in state only.",
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameRequiresReplace,
 					"Changing the name replaces the template, unless it is an imported image the provider did not build.",
@@ -137,16 +150,15 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators: templateNameValidators(),
 			},
 			"dockerfile": schema.StringAttribute{
-				MarkdownDescription: "The Dockerfile's **content** (not its path), e.g. `file(\"${path.module}/Dockerfile\")`. " +
-					"Exactly one of `dockerfile` and `image` must be set. A change rebuilds the template. " +
-					"After an import this is unknown to the provider, so the first apply after an import rebuilds. " +
-					"On E2B it becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line.",
+				MarkdownDescription: withPlatformNotes("The Dockerfile's **content** (not its path), e.g. "+
+					"`file(\"${path.module}/Dockerfile\")`. Exactly one of `dockerfile` and `image` must be set. A change "+
+					"rebuilds the template. After an import this is unknown to the provider, so the first apply after an "+
+					"import rebuilds.", defs, platform.AttrTemplateDockerfile),
 				Optional: true,
 			},
 			"image": schema.StringAttribute{
-				MarkdownDescription: "A prebuilt image reference to adopt as the template instead of building one " +
-					"(on Docker: an image present in the local engine, e.g. `my-agent:1.2`). Exactly one of " +
-					"`dockerfile` and `image` must be set. Changing it replaces the template.",
+				MarkdownDescription: withPlatformNotes("A prebuilt image reference to adopt as the template instead of "+
+					"building one. Exactly one of `dockerfile` and `image` must be set.", defs, platform.AttrTemplateImage),
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -161,40 +173,37 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				},
 			},
 			"start_cmd": schema.StringAttribute{
-				MarkdownDescription: "Command a sandbox started from this template runs, overriding the image's own " +
-					"command. A change rebuilds the template.",
+				MarkdownDescription: withPlatformNotes("Command a sandbox started from this template runs, overriding the "+
+					"image's own command. A change rebuilds the template.", defs, platform.AttrTemplateStartCmd),
 				Optional: true,
 			},
 			"ready_cmd": schema.StringAttribute{
-				MarkdownDescription: "Command that must succeed inside a new sandbox before it counts as ready. " +
-					"A change rebuilds the template.",
+				MarkdownDescription: withPlatformNotes("Command that must succeed inside a new sandbox before it counts as "+
+					"ready. A change rebuilds the template.", defs, platform.AttrTemplateReadyCmd),
 				Optional: true,
 			},
 			"cpu_count": schema.Int64Attribute{
-				MarkdownDescription: "Default number of CPUs for sandboxes started from this template (a sandbox's own " +
-					"`cpu_count` wins on Docker). On Docker it is recorded on the image; on E2B, where a sandbox takes its " +
-					"size from its template, it sizes every sandbox of the template. A change rebuilds the template. " +
-					"Not read back by an import.",
+				MarkdownDescription: withPlatformNotes("Default number of CPUs for sandboxes started from this template. "+
+					"A change rebuilds the template. Read back by an import where the platform reports it.",
+					defs, platform.AttrTemplateCPUCount),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
-				MarkdownDescription: "Default memory in MiB for sandboxes started from this template (a sandbox's own " +
-					"`memory_mb` wins on Docker). On Docker it is recorded on the image; on E2B, where a sandbox takes its " +
-					"size from its template, it sizes every sandbox of the template. A change rebuilds the template. " +
-					"Not read back by an import.",
+				MarkdownDescription: withPlatformNotes("Default memory in MiB for sandboxes started from this template. "+
+					"A change rebuilds the template. Read back by an import where the platform reports it.",
+					defs, platform.AttrTemplateMemoryMB),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
-				MarkdownDescription: "Default disk size in MiB for sandboxes started from this template. Neither Docker " +
-					"nor E2B lets a sandbox choose its disk size: setting it is a plan-time error on both. A change " +
-					"rebuilds the template.",
+				MarkdownDescription: withPlatformNotes("Default disk size in MiB for sandboxes started from this template. "+
+					"A change rebuilds the template.", defs, platform.AttrTemplateDiskMB),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"labels": schema.MapAttribute{
-				MarkdownDescription: labelsDescription("template") + " On Docker labels are part of the image, so a change rebuilds it.",
+				MarkdownDescription: withPlatformNotes(labelsDescription("template"), defs, platform.AttrTemplateLabels),
 				ElementType:         types.StringType,
 				Optional:            true,
 				Validators:          []validator.Map{reservedLabelsValidator{}},
@@ -207,7 +216,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed: true,
 			},
 			"build_id": schema.StringAttribute{
-				MarkdownDescription: "Id of the current build (on Docker: the image id, `sha256:...`). Changes on " +
+				MarkdownDescription: "Id of the current build (e.g. an image id, `sha256:...`). Changes on " +
 					"every rebuild while `id` stays the same; unknown in a plan that rebuilds.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
@@ -219,7 +228,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the current build was made (RFC 3339), as the platform reports it " +
-					"(on Docker: the image's creation time). Unknown in a plan that rebuilds.",
+					"(e.g. an image's creation time). Unknown in a plan that rebuilds.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -332,7 +341,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// A rebuild is a new image on some platforms (Docker): it carries the
+	// A rebuild is a new image on some platforms: it carries the
 	// owner like a first build, and a token of its own.
 	spec.Marks = platform.NewMarks(r.owner)
 	tpl, err := r.platform.Templates().Rebuild(ctx, state.ID.ValueString(), spec)
@@ -372,8 +381,8 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState takes the template's id (on Docker `sbx/<name>:latest`, or any
-// image reference for an image the provider did not build) and marks the
+// ImportState takes the template's id (or, where the platform holds images,
+// any image reference for an image the provider did not build) and marks the
 // state as imported, so the first Read fills in what only an import lacks.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
@@ -408,7 +417,7 @@ func (m *templateModel) applyBuild(t *platform.Template) {
 // templateIsForeign reports whether a template in state is an image the
 // provider did not build, imported by its own reference: its id is the image
 // reference it was imported by, which is also its `image`. (A template the
-// provider adopts from an image has its own id, `sbx/<name>:latest` on Docker.)
+// provider adopts from an image has an id of its own, made from its name.)
 func templateIsForeign(m templateModel) bool {
 	return isSet(m.Image) && isSet(m.ID) && m.ID.ValueString() == m.Image.ValueString()
 }
@@ -450,7 +459,7 @@ func (m *templateModel) applyRead(t *platform.Template, importing bool) {
 	}
 	// After an import nothing is configured yet: every size the platform
 	// reports fills in. Otherwise an unset size stays null, so a platform
-	// that reports its default size (E2B) shows no diff.
+	// that reports its default size shows no diff.
 	if t.CPUCount > 0 && (importing || !m.CPUCount.IsNull()) {
 		m.CPUCount = types.Int64Value(t.CPUCount)
 	}

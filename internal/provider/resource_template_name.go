@@ -7,8 +7,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// Template names become image repository path components on Docker (and
-// template names on the other platforms), hence the OCI component grammar.
+// Template names become image repository path components on a platform
+// that keeps templates as images (and template names on the others), hence
+// the OCI component grammar.
 const (
 	templateNamePattern = `^[a-z0-9]+([._-][a-z0-9]+)*$`
 	templateNameMaxLen  = 128

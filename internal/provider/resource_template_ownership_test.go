@@ -39,7 +39,7 @@ func TestAccTemplate_nameTakenByHandMadeImage(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionCreate)},
 			},
-			ExpectError: sandboxAccErr(fmt.Sprintf(`(?s)a template named "%s" already exists and this create did not make it `+
+			ExpectError: sbxacctest.ErrorPattern(fmt.Sprintf(`(?s)a template named "%s" already exists and this create did not make it `+
 				`\(image %s was not built by this provider .*terraform import <this resource's address> %s`,
 				name, regexp.QuoteMeta(id), regexp.QuoteMeta(id))),
 		}},
@@ -57,9 +57,9 @@ func TestAccTemplate_nameTakenByAnotherState(t *testing.T) {
 	name := acctest.RandomWithPrefix("tf-acc-tpl")
 	id := "sbx/" + name + ":latest"
 	dir := templateTestContext(t)
-	first := newOtherState(t)
-	first.apply(templateTestConfigBuild(name, dir, ""))
-	build := first.attr(templateTestAddr, "build_id")
+	first := sbxacctest.NewOtherState(t, New("test"))
+	first.Apply(templateTestConfigBuild(name, dir, ""))
+	build := first.Attr(templateTestAddr, "build_id")
 
 	templateTestWrite(t, dir, "version.txt", "the second state's")
 	resource.Test(t, resource.TestCase{
@@ -67,7 +67,7 @@ func TestAccTemplate_nameTakenByAnotherState(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: templateTestConfigBuild(name, dir, ""),
-			ExpectError: sandboxAccErr(fmt.Sprintf(`a template named "%s" already exists and this create did not make it `+
+			ExpectError: sbxacctest.ErrorPattern(fmt.Sprintf(`a template named "%s" already exists and this create did not make it `+
 				`\(image %s is a template the provider built for another Terraform state`,
 				name, regexp.QuoteMeta(id))),
 		}},
@@ -79,7 +79,7 @@ func TestAccTemplate_nameTakenByAnotherState(t *testing.T) {
 			return nil
 		},
 	})
-	if got := first.attr(templateTestAddr, "build_id"); got != build {
+	if got := first.Attr(templateTestAddr, "build_id"); got != build {
 		t.Errorf("the first state holds build %s, want %s", got, build)
 	}
 }
@@ -106,7 +106,7 @@ func TestAccTemplate_rebuildKeepsImageItDidNotBuild(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: templateTestConfigBuild(name, dir, ""),
-				Check:  templateTestCaptureAttr(templateTestAddr, "build_id", &firstBuild),
+				Check:  sbxacctest.CaptureAttr(templateTestAddr, "build_id", &firstBuild),
 			},
 			{
 				PreConfig: func() {
@@ -300,8 +300,8 @@ resource "sbx_template" "imported" {
 			Config:            imported,
 			ResourceName:      "sbx_template.imported",
 			ImportState:       true,
-			ImportStateIdFunc: func(s *terraform.State) (string, error) { return sandboxAccID(s, from) },
-			ExpectError:       sandboxAccErr(want),
+			ImportStateIdFunc: func(s *terraform.State) (string, error) { return sbxacctest.ResourceID(s, from) },
+			ExpectError:       sbxacctest.ErrorPattern(want),
 		}
 	}
 	resource.Test(t, resource.TestCase{
@@ -402,8 +402,8 @@ func TestAccTemplate_recreatedKeepsItsID(t *testing.T) {
 			{
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
-					templateTestCaptureAttr(sandboxAccAddr, "id", &boxID),
-					templateTestCaptureAttr("sbx_template.t", "build_id", &firstBuild),
+					sbxacctest.CaptureAttr(sandboxAccAddr, "id", &boxID),
+					sbxacctest.CaptureAttr("sbx_template.t", "build_id", &firstBuild),
 				),
 			},
 			{

@@ -200,12 +200,13 @@ func templateAttributes(plan templateModel, prior *templateModel) []plannedAttri
 	return attrs
 }
 
-// templateCheckSpec asks a platform that can (platform.TemplateSpecValidator)
-// whether it can build the template, e.g. whether E2B's build steps express
-// every Dockerfile line, so the answer comes at plan time, not after a build.
+// templateCheckSpec asks a platform that can (Extensions.TemplateSpecs)
+// whether it can build the template, e.g. whether the build steps it
+// translates a Dockerfile into express every line, so the answer comes at
+// plan time, not after a build.
 func templateCheckSpec(ctx context.Context, plat platform.Platform, plan templateModel, diags *diag.Diagnostics) {
-	v, ok := plat.(platform.TemplateSpecValidator)
-	if !ok || plan.Dockerfile.IsUnknown() || plan.Labels.IsUnknown() {
+	v := plat.Extensions().TemplateSpecs
+	if v == nil || plan.Dockerfile.IsUnknown() || plan.Labels.IsUnknown() {
 		return
 	}
 	err := v.ValidateTemplateSpec(templateSpecFrom(ctx, plan, diags))

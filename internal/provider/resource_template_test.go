@@ -56,7 +56,7 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 					resource.TestMatchResourceAttr(templateTestAddr, "build_id", regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)),
 					resource.TestMatchResourceAttr(templateTestAddr, "context_hash", regexp.MustCompile(`^[0-9a-f]{64}$`)),
 					resource.TestCheckResourceAttrSet(templateTestAddr, "created_at"),
-					templateTestCaptureAttr(templateTestAddr, "build_id", &firstBuild),
+					sbxacctest.CaptureAttr(templateTestAddr, "build_id", &firstBuild),
 					templateTestImageHas(cli, id, "/version.txt", "v1"),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -416,10 +416,6 @@ func templateTestCopyOut(cli *client.Client, containerID, file string) (string, 
 	}
 	b, err := io.ReadAll(tr)
 	return string(b), err
-}
-
-func templateTestCaptureAttr(addr, attr string, dst *string) resource.TestCheckFunc {
-	return resource.TestCheckResourceAttrWith(addr, attr, func(v string) error { *dst = v; return nil })
 }
 
 // templateTestCheckDestroy checks that no image of the template remains:

@@ -11,12 +11,13 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
-// unknownPlanE2B is the sandbox fake under E2B's name, so E2B's rows of the
-// policy table apply: an unset timeout is E2B's 15 s default.
-type unknownPlanE2B struct{ *sandboxFakePlatform }
+// unknownPlanTestplat is the sandbox fake under testplat's name, so
+// testplat's rows of the policy table apply: an unset timeout is its 5m
+// default. Its timeout and on_timeout change in place.
+type unknownPlanTestplat struct{ *sandboxFakePlatform }
 
-func (unknownPlanE2B) Name() string { return "e2b" }
-func (unknownPlanE2B) Capabilities() platform.Capabilities {
+func (unknownPlanTestplat) Name() string { return testplatName }
+func (unknownPlanTestplat) Capabilities() platform.Capabilities {
 	c := sandboxTestCaps
 	c.Attributes = sandboxTestAttributes(platform.Attributes{
 		platform.AttrSandboxTimeout: {Support: platform.InPlace},
@@ -38,14 +39,14 @@ func unknownPlanCreateModel() sandboxModel {
 
 // TestSandboxPlanUnknownLifecycleNoBogusWarning: a lifecycle setting known
 // only after apply (it comes from a resource created in the same apply)
-// must not be judged as unset. On E2B an unset timeout is the 15 s default,
-// which warns; an unknown timeout may be 24 h, so the plan must not warn
-// about 15 s. Nothing is an error, and the retention values are left to
+// must not be judged as unset. On testplat an unset timeout is the 5m
+// default, which warns; an unknown timeout may be 24 h, so the plan must not
+// warn about 5m. Nothing is an error, and the retention values are left to
 // the apply.
 func TestSandboxPlanUnknownLifecycleNoBogusWarning(t *testing.T) {
 	r := &sandboxResource{
-		platform:  unknownPlanE2B{&sandboxFakePlatform{boxes: &sandboxFakeBoxes{}}},
-		retention: retentionSettings{policy: retentionTestPolicy(t, nil), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(retentionTestT0)},
+		platform:  unknownPlanTestplat{&sandboxFakePlatform{boxes: &sandboxFakeBoxes{}}},
+		retention: retentionSettings{policy: testplatPolicy(t), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(retentionTestT0)},
 	}
 	tests := []struct {
 		name     string

@@ -36,30 +36,48 @@ const (
 	volumeDeleteTimeout = 5 * time.Minute
 )
 
-// volumeNamePattern is what Docker accepts as a volume name; the other
-// platforms accept a subset of it, which they check themselves.
+// volumeNamePattern is the widest volume name any platform accepts; a
+// platform that accepts a subset of it checks the name itself.
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
 // volumeResource is sbx_volume: a persistent volume on the configured platform.
 type volumeResource struct {
+	// defs are the platforms the provider offers, whose tables document the
+	// schema (nil: Platforms()).
+	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).
 	owner string
 	names *nameRegistry
 }
 
-// NewVolumeResource returns the sbx_volume resource.
-func NewVolumeResource() resource.Resource { return &volumeResource{} }
+// NewVolumeResource returns the sbx_volume resource, documented for the
+// registered platforms.
+func NewVolumeResource() resource.Resource { return newVolumeResource(nil) }
+
+// newVolumeResource returns the sbx_volume resource of a provider offering
+// defs.
+func newVolumeResource(defs []platform.Definition) resource.Resource {
+	return &volumeResource{defs: defs}
+}
 
 func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_volume"
 }
 
 func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defs := definitionsOr(r.defs)
+	labelsNeedIdle := ""
+	if aside := platformsAside(defs, func(c platform.Capabilities) bool {
+		return c.InPlace(platform.AttrVolumeLabels) && c.VolumeLabelsNeedIdle
+	}); aside != "" {
+		labelsNeedIdle = " Where a volume is relabelled only while no sandbox mounts it" + aside +
+			", a label change while one does is a plan-time error."
+	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A persistent volume that outlives the sandboxes mounting it (`sbx_sandbox.volume_mount`): " +
-			"a Docker volume, or an E2B volume. Volumes that already exist import by id " +
-			"(on Docker, the volume's name). Importing is how a volume made elsewhere comes under Terraform on " +
+		MarkdownDescription: "A persistent volume that outlives the sandboxes mounting it (`sbx_sandbox.volume_mount`), " +
+			"on the configured platform. Volumes that already exist import by id " +
+			"(the volume's name, where the platform makes ids from names). Importing is how a volume made elsewhere comes under Terraform on " +
 			"purpose: from then on the configuration owns it, and `terraform destroy` deletes it and its data like " +
 			"a volume it created. A create never takes over an existing volume of its name (another state's, " +
 			"one made by hand, or one a killed apply left): it fails and names the import command.",
@@ -68,8 +86,8 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the volume (up to 255 characters: letters, digits, `_`, `.`, `-`; starting " +
 					"with a letter or digit). A name another volume has is refused at apply (import that volume instead), " +
-					"and two `sbx_volume` of one configuration with one name are a plan-time error. On Docker the id is " +
-					"the name, known at plan time. Changing it replaces the volume (and its data).",
+					"and two `sbx_volume` of one configuration with one name are a plan-time error. Where the platform " +
+					"makes the id from the name, it is known at plan time. Changing it replaces the volume (and its data).",
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators: []validator.String{
@@ -79,31 +97,26 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				},
 			},
 			"size_gb": schema.Int64Attribute{
-				MarkdownDescription: "Size of the volume in GB. Docker and E2B volumes have no size: setting it is a " +
-					"plan-time error on both.",
-				Optional:   true,
-				Validators: []validator.Int64{int64validator.AtLeast(1)},
+				MarkdownDescription: withPlatformNotes("Size of the volume in GB.", defs, platform.AttrVolumeSizeGB),
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"region": schema.StringAttribute{
-				MarkdownDescription: "Region to create the volume in. Docker and E2B volumes have no region: setting it " +
-					"is a plan-time error on both.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				MarkdownDescription: withPlatformNotes("Region to create the volume in.", defs, platform.AttrVolumeRegion),
+				Optional:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"from_snapshot_id": schema.StringAttribute{
-				MarkdownDescription: "Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the new volume. " +
-					"Changing it replaces the volume. On Docker the snapshot's files are copied into the new volume; on " +
-					"E2B, which cannot restore volumes, it is a plan-time error.",
+				MarkdownDescription: withPlatformNotes("Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the "+
+					"new volume.", defs, platform.AttrVolumeFromSnapshotID),
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"labels": schema.MapAttribute{
-				MarkdownDescription: labelsDescription("volume") + " On Docker a change is made in place (the volume " +
-					"keeps its name and data), but only while no sandbox mounts the volume: a label change while one " +
-					"does is a plan-time error. E2B volumes have no labels: setting them there is a plan-time error.",
-				ElementType: types.StringType,
-				Optional:    true,
-				Validators:  []validator.Map{reservedLabelsValidator{}},
+				MarkdownDescription: withPlatformNotes(labelsDescription("volume")+labelsNeedIdle, defs, platform.AttrVolumeLabels),
+				ElementType:         types.StringType,
+				Optional:            true,
+				Validators:          []validator.Map{reservedLabelsValidator{}},
 			},
 			"state":      computedString("The volume's state as the platform reports it (e.g. `available`, `in_use`)."),
 			"created_at": computedString("When the volume was created (RFC 3339)."),

@@ -69,7 +69,7 @@ func volumeAccCheckLabels(t *testing.T, name string, want map[string]string) res
 // engine's copy API works on such containers, so no shell is needed.
 func volumeAccWithContainer(t *testing.T, volumeName string, fn func(ctx context.Context, api *client.Client, id string) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		image, err := sandboxAccID(s, "sbx_template.t")
+		image, err := acctest.ResourceID(s, "sbx_template.t")
 		if err != nil {
 			return err
 		}
@@ -338,11 +338,11 @@ func TestAccVolume_validation(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		Steps: []resource.TestStep{
 			{Config: vol(`size_gb = 10`), PlanOnly: true,
-				ExpectError: sandboxAccErr(`(?s)size_gb = 10 is not supported on docker:\s+Docker volumes have\s+no size`)},
+				ExpectError: acctest.ErrorPattern(`(?s)size_gb = 10 is not supported on docker:\s+Docker volumes have\s+no size`)},
 			{Config: vol(`region = "ord"`), PlanOnly: true,
-				ExpectError: sandboxAccErr(`(?s)region = "ord" is not supported on docker`)},
+				ExpectError: acctest.ErrorPattern(`(?s)region = "ord" is not supported on docker`)},
 			{Config: `resource "sbx_volume" "test" { name = "-bad" }`, PlanOnly: true,
-				ExpectError: sandboxAccErr(`(?s)name.*must be letters, digits`)},
+				ExpectError: acctest.ErrorPattern(`(?s)name.*must be letters, digits`)},
 		},
 	})
 }
@@ -377,7 +377,7 @@ resource "sbx_sandbox" "test" {
 			},
 			{
 				Config:      config(`labels = { team = "b" }`),
-				ExpectError: sandboxAccErr(`(?s)Cannot relabel a mounted volume.*mounted by sandbox\(es\)\s+[0-9a-f]{64}.*Detach`),
+				ExpectError: acctest.ErrorPattern(`(?s)Cannot relabel a mounted volume.*mounted by sandbox\(es\)\s+[0-9a-f]{64}.*Detach`),
 			},
 		},
 	})

@@ -49,7 +49,8 @@ func TestVolumeCheckPlan(t *testing.T) {
 		platform.AttrVolumeLabels:         {Support: platform.InPlace},
 		platform.AttrVolumeFromSnapshotID: {Support: platform.Replace},
 	}}
-	e2b := platform.Capabilities{Attributes: platform.Attributes{
+	// Volumes without sizes, labels or restores.
+	bare := platform.Capabilities{Attributes: platform.Attributes{
 		platform.AttrVolumeSizeGB:         {Why: volumeTestWhySize},
 		platform.AttrVolumeRegion:         {Why: volumeTestWhyRegion},
 		platform.AttrVolumeLabels:         {Why: volumeTestWhyLabels},
@@ -73,7 +74,7 @@ func TestVolumeCheckPlan(t *testing.T) {
 		{name: "size on docker", platform: "docker", caps: docker,
 			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
 			want: []string{"size_gb = 10", "docker", "Docker volumes have no size"}, path: path.Root("size_gb")},
-		{name: "size elsewhere without sizes", platform: "other", caps: e2b,
+		{name: "size elsewhere without sizes", platform: "other", caps: bare,
 			plan: func(m *volumeModel) { m.SizeGB = types.Int64Value(3) },
 			want: []string{"size_gb = 3", "other", "have no size"}, path: path.Root("size_gb")},
 		{name: "size where the table has no row", platform: "other", caps: platform.Capabilities{},
@@ -92,13 +93,13 @@ func TestVolumeCheckPlan(t *testing.T) {
 			state: func(m *volumeModel) { m.SizeGB = types.Int64Value(20) },
 			plan:  func(m *volumeModel) { m.SizeGB = types.Int64Value(10) },
 			want:  []string{"size_gb = 10", "current size of 20 GB"}, path: path.Root("size_gb")},
-		{name: "labels where volumes have none", platform: "e2b", caps: e2b,
+		{name: "labels where volumes have none", platform: testplatName, caps: bare,
 			plan: func(m *volumeModel) { m.Labels = sandboxTestMap("team", "ml", "env", "dev") },
-			want: []string{`labels = { env = "dev", team = "ml" }`, "e2b", "volumes carry no labels", "sbx_volume data source"},
+			want: []string{`labels = { env = "dev", team = "ml" }`, testplatName, "volumes carry no labels", "sbx_volume data source"},
 			path: path.Root("labels")},
-		{name: "empty labels where volumes have none", platform: "e2b", caps: e2b,
+		{name: "empty labels where volumes have none", platform: testplatName, caps: bare,
 			plan: func(m *volumeModel) { m.Labels = sandboxTestMap() }},
-		{name: "no labels where volumes have none", platform: "e2b", caps: e2b, plan: func(*volumeModel) {}},
+		{name: "no labels where volumes have none", platform: testplatName, caps: bare, plan: func(*volumeModel) {}},
 		{name: "relabel idle volume", platform: "docker", caps: docker,
 			state: func(*volumeModel) {},
 			plan:  func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") }},

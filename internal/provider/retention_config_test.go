@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -31,12 +30,13 @@ func retentionTestDef(t *testing.T, name string) platform.Definition {
 }
 
 // retentionTestBlock is a retention {} block value with the given settings
-// and every other attribute null, as the registered platforms' schema has it.
+// and every other attribute null, as the schema of the registered platforms
+// and testplat has it.
 func retentionTestBlock(t *testing.T, set map[string]types.String) types.Object {
 	t.Helper()
 	attrTypes := map[string]attr.Type{"warn_before": types.StringType}
 	vals := map[string]attr.Value{"warn_before": types.StringNull()}
-	for _, k := range platform.RetentionTable(Platforms()).Keys() {
+	for _, k := range platform.RetentionTable(append(Platforms(), testplatDefinition())).Keys() {
 		attrTypes[k] = types.StringType
 		vals[k] = types.StringNull()
 	}
@@ -262,14 +262,14 @@ func TestNewWithClock(t *testing.T) {
 	}
 }
 
-// The platform's tier sits under the user's overrides: E2B Pro lifts the
-// max_runtime cap to 24 h, Base (or no tier) keeps 1 h, and a user's
-// max_runtime wins over either.
+// The platform's tier sits under the user's overrides: testplat's pro tier
+// lifts the max_runtime cap to 24 h, base (or no tier) keeps 1 h, and a
+// user's max_runtime wins over either.
 func TestRetentionFromConfigTierDefaults(t *testing.T) {
 	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	started := clock.Now()
-	e2bDef := retentionTestDef(t, "e2b")
-	box := retention.Object{Platform: e2bDef.Name, Kind: retention.Sandbox, State: retention.StateRunning,
+	def := testplatDefinition()
+	box := retention.Object{Platform: def.Name, Kind: retention.Sandbox, State: retention.StateRunning,
 		StartedAt: started, Timeout: 20 * time.Hour}
 	nullBlock := types.ObjectNull(retentionTestBlock(t, nil).AttributeTypes(context.Background()))
 	tests := []struct {
@@ -279,18 +279,18 @@ func TestRetentionFromConfigTierDefaults(t *testing.T) {
 		wantIn   time.Duration
 		wantRule string
 	}{
-		{"e2b base: 1 h cap", e2b.TierBase, nullBlock, time.Hour, "max_runtime"},
-		{"e2b, no tier: base", "", nullBlock, time.Hour, "max_runtime"},
-		{"e2b pro: the box's own timeout", e2b.TierPro, nullBlock, 20 * time.Hour, "running_sandbox"},
-		{"e2b pro, empty block", e2b.TierPro, retentionTestBlock(t, nil), 20 * time.Hour, "running_sandbox"},
-		{"e2b pro, user override wins", e2b.TierPro,
+		{"base: 1 h cap", testplatTierBase, nullBlock, time.Hour, "max_runtime"},
+		{"no tier: base", "", nullBlock, time.Hour, "max_runtime"},
+		{"pro: the box's own timeout", testplatTierPro, nullBlock, 20 * time.Hour, "running_sandbox"},
+		{"pro, empty block", testplatTierPro, retentionTestBlock(t, nil), 20 * time.Hour, "running_sandbox"},
+		{"pro, user override wins", testplatTierPro,
 			retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("2h")}), 2 * time.Hour, "max_runtime"},
-		{"e2b base, user override wins", e2b.TierBase,
+		{"base, user override wins", testplatTierBase,
 			retentionTestBlock(t, map[string]types.String{"max_runtime": types.StringValue("30h")}), 20 * time.Hour, "running_sandbox"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, diags := retentionFromConfig(tt.block, clock, e2bDef, tt.tier)
+			got, diags := retentionFromConfig(tt.block, clock, def, tt.tier)
 			if diags.HasError() {
 				t.Fatalf("unexpected error: %v", diags)
 			}
@@ -311,24 +311,28 @@ func TestRetentionFromConfigTierDefaults(t *testing.T) {
 // platform never make that error.
 func TestRetentionFromConfigPlatformOnly(t *testing.T) {
 	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	e2bDef := retentionTestDef(t, "e2b")
-	got, diags := retentionFromConfig(retentionTestBlock(t, map[string]types.String{"paused_sandbox": types.StringValue("1h")}), clock, e2bDef, e2b.TierPro)
+	def := testplatDefinition()
+	got, diags := retentionFromConfig(retentionTestBlock(t, map[string]types.String{"paused_sandbox": types.StringValue("1h")}), clock, def, testplatTierPro)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	if got := fmt.Sprint(got.policy.Table().Platforms()); got != "[e2b]" {
-		t.Errorf("the policy holds rows of %s, want [e2b]", got)
+	if got := fmt.Sprint(got.policy.Table().Platforms()); got != "["+testplatName+"]" {
+		t.Errorf("the policy holds rows of %s, want [%s]", got, testplatName)
 	}
-	docker := retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StatePaused, StateSince: clock.Now()}
-	if d, ok := got.policy.Deadline(docker, clock.Now()); ok {
-		t.Errorf("a Docker box got a deadline from an E2B configuration: %+v", d)
+	// The boxes of every other platform (each with a row for paused boxes,
+	// overridden here) get no deadline from it.
+	for _, other := range platform.RetentionTable(Platforms()).Platforms() {
+		box := retention.Object{Platform: other, Kind: retention.Sandbox, State: retention.StatePaused, CreatedAt: clock.Now(), StateSince: clock.Now()}
+		if d, ok := got.policy.Deadline(box, clock.Now()); ok {
+			t.Errorf("a %s box got a deadline from a %s configuration: %+v", other, testplatName, d)
+		}
 	}
 
 	_, diags = retentionFromConfig(retentionTestBlock(t, map[string]types.String{
 		"auto_delete": types.StringValue("1h"), "volume_snapshot": types.StringValue("1d"), "paused_sandbox": types.StringValue("1h"),
-	}), clock, e2bDef, "")
+	}), clock, def, "")
 	if diags.ErrorsCount() != 2 {
-		t.Fatalf("want one error per key E2B has no rule for (auto_delete, volume_snapshot), got %v", diags)
+		t.Fatalf("want one error per key %s has no rule for (auto_delete, volume_snapshot), got %v", testplatName, diags)
 	}
 	for i, key := range []string{"auto_delete", "volume_snapshot"} {
 		e, ok := diags.Errors()[i].(diag.DiagnosticWithPath)
@@ -336,8 +340,8 @@ func TestRetentionFromConfigPlatformOnly(t *testing.T) {
 			t.Errorf("error %d is not on retention.%s: %v", i, key, diags.Errors()[i])
 			continue
 		}
-		for _, want := range []string{"Retention override changes nothing on E2B", "retention." + key + " overrides the " + key + " rule, which E2B does not have",
-			"The keys of E2B's rules are filesystem_snapshot, max_runtime, memory_snapshot, paused_sandbox, running_sandbox, stopped_sandbox."} {
+		for _, want := range []string{"Retention override changes nothing on Testplat", "retention." + key + " overrides the " + key + " rule, which Testplat does not have",
+			"The keys of Testplat's rules are max_runtime, memory_snapshot, paused_sandbox, running_sandbox, stopped_sandbox."} {
 			if !strings.Contains(e.Summary()+" "+e.Detail(), want) {
 				t.Errorf("error %q: %q lacks %q", e.Summary(), e.Detail(), want)
 			}
@@ -353,7 +357,7 @@ func TestRetentionFromConfigPlatformOnly(t *testing.T) {
 
 	// Tier defaults naming a key the platform lacks are the platform's bug,
 	// reported as such rather than blamed on the user's block.
-	broken := e2bDef
+	broken := def
 	broken.TierOverrides = func(string) map[string]time.Duration { return map[string]time.Duration{"nope": time.Hour} }
 	_, diags = retentionFromConfig(types.ObjectNull(retentionTestBlock(t, nil).AttributeTypes(context.Background())), clock, broken, "")
 	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), `unknown retention override "nope"`) {
@@ -371,10 +375,20 @@ func TestDefaultRetentionSettings(t *testing.T) {
 	if got, want := fmt.Sprint(s.policy.Table().Rules()), fmt.Sprint(platform.RetentionTable(Platforms()).Rules()); got != want {
 		t.Errorf("default policy rows = %s, want the registered platforms' %s", got, want)
 	}
+	// Each platform's boxes follow its own rows as they are, whatever its
+	// tiers would change: a running box without a timeout, the same as the
+	// policy of that platform's rows alone.
 	started := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	d, ok := s.policy.Deadline(retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: started}, started)
-	if !ok || !d.At.Equal(started.Add(5*time.Minute)) {
-		t.Errorf("an E2B box without a timeout: %+v %v, want the 5m the provider sends", d, ok)
+	for _, def := range Platforms() {
+		own, err := retention.NewTable(def.Retention).NewPolicy(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := retention.Object{Platform: def.Name, Kind: retention.Sandbox, State: retention.StateRunning, CreatedAt: started, StartedAt: started, StateSince: started}
+		want, wantOK := own.Deadline(box, started)
+		if got, ok := s.policy.Deadline(box, started); ok != wantOK || !got.At.Equal(want.At) || got.Rule != want.Rule {
+			t.Errorf("a %s box without a timeout: %+v %v, want its own rows' %+v %v", def.Name, got, ok, want, wantOK)
+		}
 	}
 	if (retentionSettings{}).orDefault().clock == nil {
 		t.Error("orDefault left the clock unset")

@@ -8,10 +8,10 @@ import (
 // sandboxRetentionObject describes a box as the platform reports it, for
 // retention.Policy.Deadline; retentionFieldsOf renders the result, so every
 // place that shows a box's retention (sbx_sandbox, sbx_sandboxes) agrees on
-// it. A caller that knows more than the platform reports (Docker keeps the
-// lifecycle settings only in Terraform state) fills those fields in on the
-// returned object; a field left zero makes the rule needing it give no
-// deadline.
+// it. A caller that knows more than the platform reports (lifecycle
+// settings the platform does not report live in Terraform state) fills
+// those fields in on the returned object; a field left zero makes the rule
+// needing it give no deadline.
 func sandboxRetentionObject(platformName string, sb platform.Sandbox) retention.Object {
 	return retention.Object{
 		Platform:          platformName,

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -15,7 +16,7 @@ var retentionTestNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestRetentionWarning(t *testing.T) {
 	docker := retention.Deadline{At: retentionTestNow.Add(5 * time.Hour), Rule: "paused_sandbox", Action: retention.ActionDelete}
-	e2b := retention.Deadline{At: retentionTestNow.Add(-2 * time.Hour), Rule: "running_sandbox", Action: retention.ActionKill, Enforced: true}
+	enforced := retention.Deadline{At: retentionTestNow.Add(-2 * time.Hour), Rule: "running_sandbox", Action: retention.ActionKill, Enforced: true}
 	tests := []struct {
 		name     string
 		platform string
@@ -29,10 +30,10 @@ func TestRetentionWarning(t *testing.T) {
 			"Sandbox retention deadline in 5h",
 			"This sandbox expires in 5h: on docker the paused_sandbox rule will delete it at 2026-03-01T17:00:00Z.",
 			"docker does not enforce this deadline", "retention.paused_sandbox", "retention.warn_before (3d)"}},
-		{name: "expired", platform: "e2b", d: e2b, warn: time.Hour, want: []string{
+		{name: "expired", platform: testplatName, d: enforced, warn: time.Hour, want: []string{
 			"Sandbox past its retention deadline",
-			"This sandbox expired 2h ago: on e2b the running_sandbox rule was to kill it at 2026-03-01T10:00:00Z.",
-			"e2b acts on this deadline by itself."}},
+			"This sandbox expired 2h ago: on testplat the running_sandbox rule was to kill it at 2026-03-01T10:00:00Z.",
+			"testplat acts on this deadline by itself."}},
 		{name: "planned", platform: "docker", d: docker, warn: 6 * time.Hour, planned: true, want: []string{
 			"Once applied, this sandbox expires in 5h"}},
 		{name: "at the deadline is expired", platform: "docker", d: retention.Deadline{At: retentionTestNow, Rule: "r", Action: retention.ActionStop},
@@ -112,23 +113,42 @@ func TestAddGoneOrExpiredWarning(t *testing.T) {
 }
 
 // TestRetentionRuleEnforced: whether a recorded rule is enforced comes from
-// the registered platform's row.
+// the registered platform's row: every registered platform's rule keys say
+// what their rows say, a key the platform has no row for and a platform not
+// registered are not enforced, and a deadline read back from state carries
+// it.
 func TestRetentionRuleEnforced(t *testing.T) {
-	for _, c := range []struct {
-		platform, key string
-		want          bool
-	}{
-		{"e2b", "running_sandbox", true}, {"e2b", "max_runtime", true},
-		{"docker", "running_sandbox", false}, {"docker", "paused_sandbox", false},
-		{"e2b", "auto_delete", false}, {"fly", "volume_snapshot", false}, {"", "", false},
-	} {
-		if got := retentionRuleEnforced(c.platform, c.key); got != c.want {
-			t.Errorf("retentionRuleEnforced(%q, %q) = %v, want %v", c.platform, c.key, got, c.want)
+	seen := map[bool]bool{}
+	for _, def := range Platforms() {
+		keys := map[string]bool{}
+		for _, r := range def.Retention {
+			keys[r.Key] = true
+			seen[r.Enforced] = true
+			if got := retentionRuleEnforced(def.Name, r.Key); got != r.Enforced {
+				t.Errorf("retentionRuleEnforced(%q, %q) = %v, want %v (its row)", def.Name, r.Key, got, r.Enforced)
+			}
+		}
+		for _, r := range platform.RetentionTable(Platforms()).Rules() {
+			if !keys[r.Key] && retentionRuleEnforced(def.Name, r.Key) {
+				t.Errorf("retentionRuleEnforced(%q, %q) = true, but %s has no %s row", def.Name, r.Key, def.Name, r.Key)
+			}
+		}
+		for _, r := range def.Retention {
+			d, ok := retentionDeadlineFromState(def.Name, retentionFields{ExpiresAt: types.StringValue("2026-03-01T10:00:00Z"),
+				Rule: types.StringValue(r.Key), Action: types.StringValue(string(r.Action))})
+			if !ok || d.Enforced != r.Enforced || d.Rule != r.Key || d.Action != r.Action {
+				t.Errorf("%s: deadline from state: %+v %v, want rule %s, action %s, enforced %v", def.Name, d, ok, r.Key, r.Action, r.Enforced)
+			}
 		}
 	}
-	d, ok := retentionDeadlineFromState("e2b", retentionFields{ExpiresAt: types.StringValue("2026-03-01T10:00:00Z"),
-		Rule: types.StringValue("running_sandbox"), Action: types.StringValue("kill")})
-	if !ok || !d.Enforced || d.Rule != "running_sandbox" || d.Action != retention.ActionKill {
-		t.Errorf("deadline from state: %+v %v", d, ok)
+	for _, c := range []struct{ platform, key string }{
+		{testplatName, "running_sandbox"}, {"fly", "volume_snapshot"}, {"", ""},
+	} {
+		if retentionRuleEnforced(c.platform, c.key) {
+			t.Errorf("retentionRuleEnforced(%q, %q) = true for a platform not registered", c.platform, c.key)
+		}
+	}
+	if !seen[true] || !seen[false] {
+		t.Logf("the registered platforms' rows are all enforced = %v: only that case is checked", seen[true])
 	}
 }

@@ -26,7 +26,7 @@ func idAttribute(what string) schema.StringAttribute {
 
 // labelsDescription documents labels the same way on every resource.
 func labelsDescription(what string) string {
-	return fmt.Sprintf("Labels to put on the %s (Docker labels, platform metadata). Keys starting with `%s` are reserved for the provider.",
+	return fmt.Sprintf("Labels to put on the %s (the platform's labels or metadata). Keys starting with `%s` are reserved for the provider.",
 		what, platform.LabelPrefix)
 }
 

@@ -60,71 +60,49 @@ func TestUpcomingKeysAreStable(t *testing.T) {
 func TestUpcomingDeadlines(t *testing.T) {
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	table := retention.NewTable(retention.Upcoming)
-	cases := []struct {
-		name      string
-		overrides map[string]time.Duration
-		obj       retention.Object
-		wantOK    bool
-		wantAt    time.Time
-		wantRule  string
-		wantAct   retention.Action
-	}{
-		{name: "daytona stopped: archive after 7 days",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0},
-			wantOK: true, wantAt: t0.Add(7 * day), wantRule: "stopped_sandbox", wantAct: retention.ActionArchive},
-		{name: "daytona stopped: auto-delete sooner than auto-archive",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoDeleteAfter: 2 * day},
-			wantOK: true, wantAt: t0.Add(2 * day), wantRule: "auto_delete", wantAct: retention.ActionDelete},
-		{name: "daytona auto-archive above 30 days is clamped",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoArchiveAfter: 90 * day},
-			wantOK: true, wantAt: t0.Add(30 * day), wantRule: "stopped_sandbox", wantAct: retention.ActionArchive},
-		{name: "an override above the max lifts the clamp", overrides: map[string]time.Duration{"stopped_sandbox": 60 * day},
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoArchiveAfter: 90 * day},
-			wantOK: true, wantAt: t0.Add(60 * day), wantRule: "stopped_sandbox", wantAct: retention.ActionArchive},
-		{name: "daytona running: idle auto-stop from last activity",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, LastUsedAt: t0.Add(time.Hour)},
-			wantOK: true, wantAt: t0.Add(time.Hour + 15*time.Minute), wantRule: "idle_sandbox", wantAct: retention.ActionStop},
-		{name: "daytona template (its snapshot) deactivated 14 days after last use",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Template, State: retention.TemplateReady, CreatedAt: t0, LastUsedAt: t0.Add(day)},
-			wantOK: true, wantAt: t0.Add(15 * day), wantRule: "unused_template", wantAct: retention.ActionDeactivate},
-		{name: "daytona template never used: no deadline is known",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Template, State: retention.TemplateReady, CreatedAt: t0},
-			wantOK: false},
-		{name: "daytona snapshots of boxes have no template rule",
-			obj:    retention.Object{Platform: "daytona", Kind: retention.Snapshot, State: retention.KindFilesystem, CreatedAt: t0, LastUsedAt: t0},
-			wantOK: false},
-		{name: "modal: idle timeout before the 300 s default timeout",
-			obj:    retention.Object{Platform: "modal", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, LastUsedAt: t0, IdleTimeout: time.Minute},
-			wantOK: true, wantAt: t0.Add(time.Minute), wantRule: "idle_sandbox", wantAct: retention.ActionKill},
-		{name: "modal: default timeout",
-			obj:    retention.Object{Platform: "modal", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0},
-			wantOK: true, wantAt: t0.Add(300 * time.Second), wantRule: "running_sandbox", wantAct: retention.ActionKill},
-		{name: "modal memory snapshot: 7 days, a ttl does not extend it",
-			obj:    retention.Object{Platform: "modal", Kind: retention.Snapshot, State: retention.KindMemory, CreatedAt: t0, TTL: 30 * day},
-			wantOK: true, wantAt: t0.Add(7 * day), wantRule: "memory_snapshot", wantAct: retention.ActionExpire},
-		{name: "fly volume snapshot: 5 days by default",
-			obj:    retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: t0},
-			wantOK: true, wantAt: t0.Add(5 * day), wantRule: "volume_snapshot", wantAct: retention.ActionExpire},
-		{name: "fly volume snapshot ttl",
-			obj:    retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: t0, TTL: 2 * day},
-			wantOK: true, wantAt: t0.Add(2 * day), wantRule: "volume_snapshot", wantAct: retention.ActionExpire},
-		{name: "fly suspended machine: no fixed window",
-			obj:    retention.Object{Platform: "fly", Kind: retention.Sandbox, State: retention.StatePaused, StateSince: t0},
-			wantOK: false},
+	cases := []retentiontest.DeadlineCase{
+		{Name: "daytona stopped: archive after 7 days",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0},
+			WantOK: true, WantAt: t0.Add(7 * day), WantRule: "stopped_sandbox", WantAction: retention.ActionArchive},
+		{Name: "daytona stopped: auto-delete sooner than auto-archive",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoDeleteAfter: 2 * day},
+			WantOK: true, WantAt: t0.Add(2 * day), WantRule: "auto_delete", WantAction: retention.ActionDelete},
+		{Name: "daytona auto-archive above 30 days is clamped",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoArchiveAfter: 90 * day},
+			WantOK: true, WantAt: t0.Add(30 * day), WantRule: "stopped_sandbox", WantAction: retention.ActionArchive},
+		{Name: "an override above the max lifts the clamp", Overrides: map[string]time.Duration{"stopped_sandbox": 60 * day},
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoArchiveAfter: 90 * day},
+			WantOK: true, WantAt: t0.Add(60 * day), WantRule: "stopped_sandbox", WantAction: retention.ActionArchive},
+		{Name: "daytona running: idle auto-stop from last activity",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, LastUsedAt: t0.Add(time.Hour)},
+			WantOK: true, WantAt: t0.Add(time.Hour + 15*time.Minute), WantRule: "idle_sandbox", WantAction: retention.ActionStop},
+		{Name: "daytona template (its snapshot) deactivated 14 days after last use",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Template, State: retention.TemplateReady, CreatedAt: t0, LastUsedAt: t0.Add(day)},
+			WantOK: true, WantAt: t0.Add(15 * day), WantRule: "unused_template", WantAction: retention.ActionDeactivate},
+		{Name: "daytona template never used: no deadline is known",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Template, State: retention.TemplateReady, CreatedAt: t0},
+			WantOK: false},
+		{Name: "daytona snapshots of boxes have no template rule",
+			Obj:    retention.Object{Platform: "daytona", Kind: retention.Snapshot, State: retention.KindFilesystem, CreatedAt: t0, LastUsedAt: t0},
+			WantOK: false},
+		{Name: "modal: idle timeout before the 300 s default timeout",
+			Obj:    retention.Object{Platform: "modal", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, LastUsedAt: t0, IdleTimeout: time.Minute},
+			WantOK: true, WantAt: t0.Add(time.Minute), WantRule: "idle_sandbox", WantAction: retention.ActionKill},
+		{Name: "modal: default timeout",
+			Obj:    retention.Object{Platform: "modal", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0},
+			WantOK: true, WantAt: t0.Add(300 * time.Second), WantRule: "running_sandbox", WantAction: retention.ActionKill},
+		{Name: "modal memory snapshot: 7 days, a ttl does not extend it",
+			Obj:    retention.Object{Platform: "modal", Kind: retention.Snapshot, State: retention.KindMemory, CreatedAt: t0, TTL: 30 * day},
+			WantOK: true, WantAt: t0.Add(7 * day), WantRule: "memory_snapshot", WantAction: retention.ActionExpire},
+		{Name: "fly volume snapshot: 5 days by default",
+			Obj:    retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: t0},
+			WantOK: true, WantAt: t0.Add(5 * day), WantRule: "volume_snapshot", WantAction: retention.ActionExpire},
+		{Name: "fly volume snapshot ttl",
+			Obj:    retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: t0, TTL: 2 * day},
+			WantOK: true, WantAt: t0.Add(2 * day), WantRule: "volume_snapshot", WantAction: retention.ActionExpire},
+		{Name: "fly suspended machine: no fixed window",
+			Obj:    retention.Object{Platform: "fly", Kind: retention.Sandbox, State: retention.StatePaused, StateSince: t0},
+			WantOK: false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := table.NewPolicy(c.overrides)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, ok := p.Deadline(c.obj, t0)
-			if ok != c.wantOK {
-				t.Fatalf("ok = %v, want %v (%+v)", ok, c.wantOK, d)
-			}
-			if ok && (!d.At.Equal(c.wantAt) || d.Rule != c.wantRule || d.Action != c.wantAct || !d.Enforced || d.Source == "") {
-				t.Fatalf("got %+v, want at=%s rule=%s action=%s, enforced", d, c.wantAt, c.wantRule, c.wantAct)
-			}
-		})
-	}
+	retentiontest.CheckDeadlines(t, table, t0, true, cases)
 }

@@ -15,46 +15,76 @@ const (
 	whySnapshotTTL = "snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed"
 )
 
+// What the documentation of an attribute says of Docker besides the row's
+// support and limits (platform.Attribute.Doc).
+const (
+	docTemplateID = "the template is the local image `sbx/<name>:latest` (an adopted `image` too), whose tag is the " +
+		"template's id: a rebuild moves it to the new build, so the id stays the same and is known at plan time"
+	docTemplateImage = "the image must be present in the local engine (e.g. `my-agent:1.2`); importing any other " +
+		"image reference (or an image id) takes the image as it is, and the provider never removes or changes it"
+	docTemplateSize   = "recorded on the image as the default of its sandboxes, whose own setting wins"
+	docTemplateLabels = "labels are part of the image"
+	docVolumeLabels   = "the volume keeps its name and data"
+	docVolumeRestore  = "the snapshot's files are copied into the new volume"
+	docState          = "`paused` freezes the container's processes with their memory (`docker pause`), `stopped` " +
+		"stops the container and keeps its disk"
+	docSandboxEnv    = "read back on import: the container's variables that differ from its image's"
+	docSandboxLabels = "container labels are fixed at create"
+	// The lifecycle settings: kept by the provider, acted on by nobody.
+	docTracked = "tracked, not enforced: `expires_at`, `retention_status`, plan warnings and the drift detector " +
+		"follow it, nothing stops the box"
+	docTimeout    = "when omitted the box has no timeout; " + docTracked
+	docAutoDelete = "tracked, not enforced: `expires_at`, `retention_status`, plan warnings and the drift detector " +
+		"follow it, nothing deletes the box"
+	docSnapshotSandbox = "the sandbox's name works too, and is kept as written; the snapshot is a `docker commit` " +
+		"of the container written anew as an image, whose id (`sha256:...`) is the snapshot's, that keeps no value " +
+		"of the sandbox's `env` (the variables stay, blank), no record of the container and none of its ownership " +
+		"labels, and shares its layers with the sandbox's image without a parent link (a snapshot can be deleted " +
+		"while later snapshots of boxes restored from it remain)"
+	docSnapshotVolume = "the snapshot is an archive of the volume imported as an image, whose id (`sha256:...`) is the snapshot's"
+)
+
 // attributes is Docker's attribute table. Lifecycle settings are kept by
 // the provider (Docker acts on no deadline: they are tracked, not
 // enforced), so they change in place and are not reported back by the
 // engine. Container labels and env are fixed at create.
 var attributes = platform.Attributes{
-	platform.AttrTemplateDockerfile: {Support: platform.InPlace}, // the tag (template id) moves to the new image
-	platform.AttrTemplateImage:      {Support: platform.Replace}, // another image is another template
+	platform.AttrTemplateDockerfile: {Support: platform.InPlace, Doc: docTemplateID},    // the tag (template id) moves to the new image
+	platform.AttrTemplateImage:      {Support: platform.Replace, Doc: docTemplateImage}, // another image is another template
 	platform.AttrTemplateStartCmd:   {Support: platform.InPlace},
 	platform.AttrTemplateReadyCmd:   {Support: platform.InPlace},
-	platform.AttrTemplateCPUCount:   {Support: platform.InPlace}, // recorded on the image: its sandboxes' default size
-	platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: minMemoryMB},
+	platform.AttrTemplateCPUCount:   {Support: platform.InPlace, Doc: docTemplateSize}, // recorded on the image: its sandboxes' default size
+	platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: minMemoryMB, Doc: docTemplateSize},
 	platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
-	platform.AttrTemplateLabels:     {Support: platform.InPlace}, // image labels, set by the rebuild
+	platform.AttrTemplateLabels:     {Support: platform.InPlace, Doc: docTemplateLabels}, // image labels, set by the rebuild
 
 	platform.AttrVolumeSizeGB:         {Why: whyVolumeSize},
 	platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
-	platform.AttrVolumeLabels:         {Support: platform.InPlace}, // copied into a relabelled volume of the same name
-	platform.AttrVolumeFromSnapshotID: {Support: platform.Replace},
+	platform.AttrVolumeLabels:         {Support: platform.InPlace, Doc: docVolumeLabels}, // copied into a relabelled volume of the same name
+	platform.AttrVolumeFromSnapshotID: {Support: platform.Replace, Doc: docVolumeRestore},
 
 	platform.AttrSandboxFromSnapshotID: {Support: platform.Replace},
 	// docker pause freezes the cgroup (memory kept); stop keeps the disk.
-	platform.AttrSandboxState:         {Support: platform.InPlace, Values: platform.DesiredStates},
+	platform.AttrSandboxState:         {Support: platform.InPlace, Values: platform.DesiredStates, Doc: docState},
 	platform.AttrSandboxCPUCount:      {Support: platform.InPlace}, // docker update
 	platform.AttrSandboxMemoryMB:      {Support: platform.InPlace, Min: minMemoryMB},
 	platform.AttrSandboxDiskMB:        {Why: whyDiskMB},
-	platform.AttrSandboxEnv:           {Support: platform.Replace},
-	platform.AttrSandboxLabels:        {Support: platform.Replace},
+	platform.AttrSandboxEnv:           {Support: platform.Replace, Doc: docSandboxEnv},
+	platform.AttrSandboxLabels:        {Support: platform.Replace, Doc: docSandboxLabels},
+	platform.AttrSandboxVolumeMount:   {Support: platform.Replace},
 	platform.AttrSandboxMountReadOnly: {Support: platform.Replace},
-	platform.AttrSandboxTimeout:       {Support: platform.InPlace, Unreported: true},
-	platform.AttrSandboxOnTimeout: {Support: platform.InPlace, Unreported: true,
+	platform.AttrSandboxTimeout:       {Support: platform.InPlace, Unreported: true, Doc: docTimeout},
+	platform.AttrSandboxOnTimeout: {Support: platform.InPlace, Unreported: true, Doc: docTracked,
 		Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}},
 	// Not even tracked: an idle deadline counts from a box's last use, and
 	// the engine reports no activity inside a container (exec, network,
 	// stdin), so the provider could never compute one.
 	platform.AttrSandboxIdleTimeout:      {Why: whyIdle},
 	platform.AttrSandboxAutoArchiveAfter: {Why: whyArchive},
-	platform.AttrSandboxAutoDeleteAfter:  {Support: platform.InPlace, Unreported: true},
+	platform.AttrSandboxAutoDeleteAfter:  {Support: platform.InPlace, Unreported: true, Doc: docAutoDelete},
 
-	platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
-	platform.AttrSnapshotVolumeID:      {Support: platform.Replace},
+	platform.AttrSnapshotSandboxID:     {Support: platform.Replace, Doc: docSnapshotSandbox},
+	platform.AttrSnapshotVolumeID:      {Support: platform.Replace, Doc: docSnapshotVolume},
 	platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"false"}, Why: whyMemorySnap},
 	platform.AttrSnapshotTTL:           {Why: whySnapshotTTL},
 	platform.AttrSnapshotLabels:        {Support: platform.Replace}, // image labels

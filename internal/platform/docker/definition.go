@@ -34,6 +34,8 @@ func Definition() platform.Definition {
 			Validate: validateHost,
 		}},
 		Retention: retentionRules(),
+		// One table, whatever the settings.
+		Capabilities: func() platform.Capabilities { return capabilities },
 		// No tiers: TierOverrides is nil.
 		Configure: configure,
 	}

@@ -129,6 +129,12 @@ func (p *Platform) Name() string { return "docker" }
 // Capabilities implements platform.Platform.
 func (p *Platform) Capabilities() platform.Capabilities { return capabilities }
 
+// Extensions implements platform.Platform: ids follow from names, and every
+// object the provider made carries its labels.
+func (p *Platform) Extensions() platform.Extensions {
+	return platform.Extensions{IDs: p, Inventory: p}
+}
+
 // Templates implements platform.Platform.
 func (p *Platform) Templates() platform.TemplateService { return &templates{api: p.api} }
 

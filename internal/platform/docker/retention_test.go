@@ -42,46 +42,24 @@ func TestRetentionRules(t *testing.T) {
 func TestRetentionDeadlines(t *testing.T) {
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	table := retention.NewTable(retentionRules())
-	cases := []struct {
-		name      string
-		overrides map[string]time.Duration
-		obj       retention.Object
-		wantOK    bool
-		wantAt    time.Time
-		wantRule  string
-		wantAct   retention.Action
-	}{
-		{name: "nothing configured, no deadline",
-			obj: retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, LastUsedAt: t0, CreatedAt: t0}},
-		{name: "a configured timeout is tracked, with on_timeout's action",
-			obj:    retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: time.Hour, OnTimeout: "stop"},
-			wantOK: true, wantAt: t0.Add(time.Hour), wantRule: "running_sandbox", wantAct: retention.ActionStop},
-		{name: "stopped: auto_delete_after before a longer override",
-			overrides: map[string]time.Duration{"stopped_sandbox": 48 * time.Hour},
-			obj:       retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoDeleteAfter: 2 * time.Hour},
-			wantOK:    true, wantAt: t0.Add(2 * time.Hour), wantRule: "auto_delete", wantAct: retention.ActionDelete},
-		{name: "snapshot: no deadline",
-			obj: retention.Object{Platform: "docker", Kind: retention.Snapshot, State: retention.KindFilesystem, CreatedAt: t0}},
-		{name: "snapshot with an override",
-			overrides: map[string]time.Duration{"filesystem_snapshot": 14 * 24 * time.Hour},
-			obj:       retention.Object{Platform: "docker", Kind: retention.Snapshot, State: retention.KindFilesystem, CreatedAt: t0},
-			wantOK:    true, wantAt: t0.Add(14 * 24 * time.Hour), wantRule: "filesystem_snapshot", wantAct: retention.ActionExpire},
-		{name: "templates: no rule",
-			obj: retention.Object{Platform: "docker", Kind: retention.Template, State: retention.TemplateReady, CreatedAt: t0, LastUsedAt: t0}},
+	cases := []retentiontest.DeadlineCase{
+		{Name: "nothing configured, no deadline",
+			Obj: retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, LastUsedAt: t0, CreatedAt: t0}},
+		{Name: "a configured timeout is tracked, with on_timeout's action",
+			Obj:    retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: time.Hour, OnTimeout: "stop"},
+			WantOK: true, WantAt: t0.Add(time.Hour), WantRule: "running_sandbox", WantAction: retention.ActionStop},
+		{Name: "stopped: auto_delete_after before a longer override",
+			Overrides: map[string]time.Duration{"stopped_sandbox": 48 * time.Hour},
+			Obj:       retention.Object{Platform: "docker", Kind: retention.Sandbox, State: retention.StateStopped, StateSince: t0, AutoDeleteAfter: 2 * time.Hour},
+			WantOK:    true, WantAt: t0.Add(2 * time.Hour), WantRule: "auto_delete", WantAction: retention.ActionDelete},
+		{Name: "snapshot: no deadline",
+			Obj: retention.Object{Platform: "docker", Kind: retention.Snapshot, State: retention.KindFilesystem, CreatedAt: t0}},
+		{Name: "snapshot with an override",
+			Overrides: map[string]time.Duration{"filesystem_snapshot": 14 * 24 * time.Hour},
+			Obj:       retention.Object{Platform: "docker", Kind: retention.Snapshot, State: retention.KindFilesystem, CreatedAt: t0},
+			WantOK:    true, WantAt: t0.Add(14 * 24 * time.Hour), WantRule: "filesystem_snapshot", WantAction: retention.ActionExpire},
+		{Name: "templates: no rule",
+			Obj: retention.Object{Platform: "docker", Kind: retention.Template, State: retention.TemplateReady, CreatedAt: t0, LastUsedAt: t0}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := table.NewPolicy(c.overrides)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, ok := p.Deadline(c.obj, t0)
-			if ok != c.wantOK {
-				t.Fatalf("ok = %v, want %v (%+v)", ok, c.wantOK, d)
-			}
-			if ok && (!d.At.Equal(c.wantAt) || d.Rule != c.wantRule || d.Action != c.wantAct || d.Enforced) {
-				t.Fatalf("got %+v, want at=%s rule=%s action=%s, not enforced", d, c.wantAt, c.wantRule, c.wantAct)
-			}
-		})
-	}
+	retentiontest.CheckDeadlines(t, table, t0, false, cases)
 }

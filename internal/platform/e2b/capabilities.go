@@ -34,16 +34,28 @@ const (
 	whySnapshotLabels = "snapshots carry no labels on this platform; remove labels (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)"
 )
 
+// What the documentation of an attribute says of E2B besides the row's
+// support and limits (platform.Attribute.Doc).
+const (
+	docDockerfile   = "the Dockerfile becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line"
+	docTemplateSize = "a sandbox takes its size from its template, so this sizes every sandbox of the template"
+	docState        = "`paused` keeps the box's memory, `stopped` is a pause that drops it (the box boots afresh when started)"
+	docTimeout      = "the `pro` tier (`tier = \"pro\"`) allows 24h; when omitted the provider sends 300s (E2B's API " +
+		"default, 15s, is too short for an agent; 300s is what its SDKs send)"
+	docOnTimeout      = "fixed when the box is created"
+	docSnapshotSource = "the snapshot holds the sandbox's filesystem and memory, and is restored by starting a new sandbox from it"
+)
+
 // attributesFor is E2B's attribute table for an account tier.
 func attributesFor(tier string) platform.Attributes {
 	return platform.Attributes{
 		// A template build is a new build of the same template id.
-		platform.AttrTemplateDockerfile: {Support: platform.InPlace},
+		platform.AttrTemplateDockerfile: {Support: platform.InPlace, Doc: docDockerfile},
 		platform.AttrTemplateImage:      {Support: platform.Replace}, // a build with fromImage and no steps; another image is another template
 		platform.AttrTemplateStartCmd:   {Support: platform.InPlace},
 		platform.AttrTemplateReadyCmd:   {Support: platform.InPlace},
-		platform.AttrTemplateCPUCount:   {Support: platform.InPlace},
-		platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: 128}, // MemoryMB minimum in the API spec
+		platform.AttrTemplateCPUCount:   {Support: platform.InPlace, Doc: docTemplateSize},
+		platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: 128, Doc: docTemplateSize}, // MemoryMB minimum in the API spec
 		platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
 		platform.AttrTemplateLabels:     {Why: whyTemplateLabels}, // a template has names (aliases) only
 
@@ -55,18 +67,19 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrSandboxFromSnapshotID: {Support: platform.Replace}, // POST /sandboxes {templateID: <snapshot id>}
 		// pause {memory: true} keeps memory; pause {memory: false} is a
 		// filesystem-only pause, a cold boot on resume.
-		platform.AttrSandboxState:    {Support: platform.InPlace, Values: platform.DesiredStates},
+		platform.AttrSandboxState:    {Support: platform.InPlace, Values: platform.DesiredStates, Doc: docState},
 		platform.AttrSandboxCPUCount: {Why: whySandboxSize}, // cpuCount / memoryMB belong to the template
 		platform.AttrSandboxMemoryMB: {Why: whySandboxSize},
 		platform.AttrSandboxDiskMB:   {Why: whyDiskMB},
 		// envVars are set at create and never reported back.
 		platform.AttrSandboxEnv:           {Support: platform.Replace, Unreported: true},
 		platform.AttrSandboxLabels:        {Support: platform.Replace}, // metadata is set at create only
+		platform.AttrSandboxVolumeMount:   {Support: platform.Replace},
 		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},
 		// POST /sandboxes/{id}/timeout changes the end time of a live box.
-		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: maxTimeoutByTier[tier]},
+		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: maxTimeoutByTier[tier], Doc: docTimeout},
 		// on_timeout is the create request's autoPause, fixed at create.
-		platform.AttrSandboxOnTimeout: {Support: platform.Replace,
+		platform.AttrSandboxOnTimeout: {Support: platform.Replace, Doc: docOnTimeout,
 			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause)}},
 		platform.AttrSandboxIdleTimeout:      {Why: whyIdle},
 		platform.AttrSandboxAutoArchiveAfter: {Why: whyArchive},
@@ -74,7 +87,7 @@ func attributesFor(tier string) platform.Attributes {
 
 		// An E2B snapshot is taken like a pause: filesystem and memory,
 		// restored by starting a new sandbox from it.
-		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
+		platform.AttrSnapshotSandboxID:     {Support: platform.Replace, Doc: docSnapshotSource},
 		platform.AttrSnapshotVolumeID:      {Why: whyVolumeSnapshot},
 		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}, Why: whyFSOnlySnapshot},
 		platform.AttrSnapshotTTL:           {Why: whySnapshotTTL},

@@ -51,7 +51,10 @@ func Definition() platform.Definition {
 				OneOf: []string{TierBase, TierPro},
 			},
 		},
-		Retention:     retentionRules(),
+		Retention: retentionRules(),
+		// The base tier's table; the pro tier allows a longer timeout (its
+		// row's Doc says so).
+		Capabilities:  func() platform.Capabilities { return capabilitiesFor(TierBase) },
 		TierOverrides: tierOverrides,
 		Configure:     configure,
 	}

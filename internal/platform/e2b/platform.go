@@ -133,6 +133,13 @@ func (p *Platform) Close() error {
 // Capabilities implements platform.Platform.
 func (p *Platform) Capabilities() platform.Capabilities { return capabilitiesFor(p.tier) }
 
+// Extensions implements platform.Platform: boxes carry the provider's
+// labels (Inventory), and a Dockerfile is checked against E2B's build steps
+// at plan time.
+func (p *Platform) Extensions() platform.Extensions {
+	return platform.Extensions{Inventory: p, TemplateSpecs: p}
+}
+
 // Templates implements platform.Platform.
 func (p *Platform) Templates() platform.TemplateService { return &templates{p: p} }
 

@@ -76,52 +76,30 @@ func TestTierOverrides(t *testing.T) {
 func TestRetentionDeadlines(t *testing.T) {
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	table := retention.NewTable(retentionRules())
-	cases := []struct {
-		name      string
-		overrides map[string]time.Duration
-		obj       retention.Object
-		wantOK    bool
-		wantAt    time.Time
-		wantRule  string
-		wantAct   retention.Action
-	}{
-		{name: "the reported endAt wins over the computed timeout",
-			obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: 10 * time.Minute, PlatformExpiresAt: t0.Add(20 * time.Minute)},
-			wantOK: true, wantAt: t0.Add(20 * time.Minute), wantRule: "running_sandbox", wantAct: retention.ActionKill},
-		{name: "a timeout beyond the base-tier runtime cap: the cap comes first",
-			obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: 5 * time.Hour, OnTimeout: "pause"},
-			wantOK: true, wantAt: t0.Add(time.Hour), wantRule: "max_runtime", wantAct: retention.ActionPause},
-		{name: "the pro tier lifts the runtime cap to 24h", overrides: tierOverrides(TierPro),
-			obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: 5 * time.Hour},
-			wantOK: true, wantAt: t0.Add(5 * time.Hour), wantRule: "running_sandbox", wantAct: retention.ActionKill},
-		{name: "unset timeout: the 300 s the provider sends",
-			obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0},
-			wantOK: true, wantAt: t0.Add(300 * time.Second), wantRule: "running_sandbox", wantAct: retention.ActionKill},
-		{name: "paused: kept indefinitely",
-			obj: retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StatePaused, CreatedAt: t0, StateSince: t0}},
-		{name: "paused with the old 30-day rule as an override",
-			overrides: map[string]time.Duration{"paused_sandbox": 30 * 24 * time.Hour},
-			obj:       retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StatePaused, CreatedAt: t0, StateSince: t0.Add(24 * time.Hour)},
-			wantOK:    true, wantAt: t0.Add(30 * 24 * time.Hour), wantRule: "paused_sandbox", wantAct: retention.ActionDelete},
-		{name: "a memory snapshot's reported expiry",
-			obj:    retention.Object{Platform: "e2b", Kind: retention.Snapshot, State: retention.KindMemory, CreatedAt: t0, PlatformExpiresAt: t0.Add(time.Hour)},
-			wantOK: true, wantAt: t0.Add(time.Hour), wantRule: "memory_snapshot", wantAct: retention.ActionDelete},
-		{name: "a state no rule covers",
-			obj: retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: "failed", StartedAt: t0, CreatedAt: t0}},
+	cases := []retentiontest.DeadlineCase{
+		{Name: "the reported endAt wins over the computed timeout",
+			Obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: 10 * time.Minute, PlatformExpiresAt: t0.Add(20 * time.Minute)},
+			WantOK: true, WantAt: t0.Add(20 * time.Minute), WantRule: "running_sandbox", WantAction: retention.ActionKill},
+		{Name: "a timeout beyond the base-tier runtime cap: the cap comes first",
+			Obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: 5 * time.Hour, OnTimeout: "pause"},
+			WantOK: true, WantAt: t0.Add(time.Hour), WantRule: "max_runtime", WantAction: retention.ActionPause},
+		{Name: "the pro tier lifts the runtime cap to 24h", Overrides: tierOverrides(TierPro),
+			Obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0, Timeout: 5 * time.Hour},
+			WantOK: true, WantAt: t0.Add(5 * time.Hour), WantRule: "running_sandbox", WantAction: retention.ActionKill},
+		{Name: "unset timeout: the 300 s the provider sends",
+			Obj:    retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StateRunning, StartedAt: t0},
+			WantOK: true, WantAt: t0.Add(300 * time.Second), WantRule: "running_sandbox", WantAction: retention.ActionKill},
+		{Name: "paused: kept indefinitely",
+			Obj: retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StatePaused, CreatedAt: t0, StateSince: t0}},
+		{Name: "paused with the old 30-day rule as an override",
+			Overrides: map[string]time.Duration{"paused_sandbox": 30 * 24 * time.Hour},
+			Obj:       retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: retention.StatePaused, CreatedAt: t0, StateSince: t0.Add(24 * time.Hour)},
+			WantOK:    true, WantAt: t0.Add(30 * 24 * time.Hour), WantRule: "paused_sandbox", WantAction: retention.ActionDelete},
+		{Name: "a memory snapshot's reported expiry",
+			Obj:    retention.Object{Platform: "e2b", Kind: retention.Snapshot, State: retention.KindMemory, CreatedAt: t0, PlatformExpiresAt: t0.Add(time.Hour)},
+			WantOK: true, WantAt: t0.Add(time.Hour), WantRule: "memory_snapshot", WantAction: retention.ActionDelete},
+		{Name: "a state no rule covers",
+			Obj: retention.Object{Platform: "e2b", Kind: retention.Sandbox, State: "failed", StartedAt: t0, CreatedAt: t0}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := table.NewPolicy(c.overrides)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, ok := p.Deadline(c.obj, t0)
-			if ok != c.wantOK {
-				t.Fatalf("ok = %v, want %v (%+v)", ok, c.wantOK, d)
-			}
-			if ok && (!d.At.Equal(c.wantAt) || d.Rule != c.wantRule || d.Action != c.wantAct || !d.Enforced || d.Source == "") {
-				t.Fatalf("got %+v, want at=%s rule=%s action=%s, enforced", d, c.wantAt, c.wantRule, c.wantAct)
-			}
-		})
-	}
+	retentiontest.CheckDeadlines(t, table, t0, true, cases)
 }

@@ -40,6 +40,9 @@ type attributeCase struct {
 	// must also have for the attribute to be valid (on_timeout needs a timeout).
 	from, to string
 	needs    []string
+	// number: the value is an integer, so a row's Min and Max bounds are
+	// checked with the values just outside them.
+	number bool
 	// check is what the state says after the change to `to`
 	// (attribute key and value); nil: name = unquoted to.
 	check map[string]string
@@ -65,12 +68,12 @@ func attributeCases(h Harness) map[string]attributeCase {
 		platform.AttrTemplateImage:    {name: "image", refused: `"alpine:3.20"`},
 		platform.AttrTemplateStartCmd: {name: "start_cmd", refused: `"/bin/agent"`, from: `"/usr/local/bin/agent"`, to: `"/usr/local/bin/agent --serve"`},
 		platform.AttrTemplateReadyCmd: {name: "ready_cmd", refused: `"true"`, from: `"true"`, to: `"/usr/local/bin/agent ready"`},
-		platform.AttrTemplateCPUCount: {name: "cpu_count", refused: "2", from: "1", to: "2"},
-		platform.AttrTemplateMemoryMB: {name: "memory_mb", refused: "512", from: "512", to: "1024"},
-		platform.AttrTemplateDiskMB:   {name: "disk_mb", refused: "2048", from: "2048", to: "4096"},
+		platform.AttrTemplateCPUCount: {name: "cpu_count", refused: "2", number: true, from: "1", to: "2"},
+		platform.AttrTemplateMemoryMB: {name: "memory_mb", refused: "512", number: true, from: "512", to: "1024"},
+		platform.AttrTemplateDiskMB:   {name: "disk_mb", refused: "2048", number: true, from: "2048", to: "4096"},
 		platform.AttrTemplateLabels:   labels(),
 
-		platform.AttrVolumeSizeGB:         {name: "size_gb", refused: "10", from: "10", to: "20"},
+		platform.AttrVolumeSizeGB:         {name: "size_gb", refused: "10", number: true, from: "10", to: "20"},
 		platform.AttrVolumeRegion:         {name: "region", refused: `"ams"`},
 		platform.AttrVolumeLabels:         labels(),
 		platform.AttrVolumeFromSnapshotID: {name: "from_snapshot_id", refused: `"snap"`},
@@ -78,12 +81,22 @@ func attributeCases(h Harness) map[string]attributeCase {
 		platform.AttrSandboxFromSnapshotID: {name: "from_snapshot_id", refused: `"snap"`},
 		platform.AttrSandboxState: {name: "state", refused: `"paused"`, values: []string{`"running"`, `"paused"`, `"stopped"`},
 			from: `"running"`},
-		platform.AttrSandboxCPUCount: {name: "cpu_count", refused: "2", from: "1", to: "2"},
-		platform.AttrSandboxMemoryMB: {name: "memory_mb", refused: "1024", from: "512", to: "1024"},
-		platform.AttrSandboxDiskMB:   {name: "disk_mb", refused: "2048", from: "2048", to: "4096"},
+		platform.AttrSandboxCPUCount: {name: "cpu_count", refused: "2", number: true, from: "1", to: "2"},
+		platform.AttrSandboxMemoryMB: {name: "memory_mb", refused: "1024", number: true, from: "512", to: "1024"},
+		platform.AttrSandboxDiskMB:   {name: "disk_mb", refused: "2048", number: true, from: "2048", to: "4096"},
 		platform.AttrSandboxEnv: {name: "env", refused: `{ MODE = "a" }`, from: `{ MODE = "a" }`, to: `{ MODE = "b" }`,
 			check: map[string]string{"env.MODE": "b"}},
 		platform.AttrSandboxLabels: labels(),
+		// The value is a number of volume_mount blocks.
+		platform.AttrSandboxVolumeMount: {name: "volume_mount", refused: "1", number: true,
+			set: func(v string) string {
+				n, _ := strconv.Atoi(v)
+				var blocks []string
+				for i := range n {
+					blocks = append(blocks, fmt.Sprintf("  volume_mount {\n    volume_id = \"vol%d\"\n    path      = \"/data%d\"\n  }", i, i))
+				}
+				return strings.Join(blocks, "\n")
+			}},
 		platform.AttrSandboxMountReadOnly: {name: "read_only", shown: "volume_mount[0].read_only", refused: "true",
 			values: []string{"true", "false"},
 			set: func(v string) string {
@@ -180,6 +193,16 @@ func testAttributeRefusals(t *testing.T, h Harness) {
 				ExpectError: refusalError(c.path(), h.Name),
 			})
 		}
+		if row.Support == platform.Refused {
+			continue
+		}
+		for _, v := range outOfBounds(row, c) {
+			steps = append(steps, resource.TestStep{
+				Config:      h.ProviderConfig + "\n" + refusalConfig(key, c, v),
+				PlanOnly:    true,
+				ExpectError: boundsError(c.path(), h.Name),
+			})
+		}
 	}
 	if len(steps) == 0 {
 		t.Logf("the %s table refuses no attribute and no value", h.Name)
@@ -221,6 +244,29 @@ func refusalConfig(key string, c attributeCase, v string) string {
 		}
 		return fmt.Sprintf("resource \"sbx_snapshot\" \"s\" {\n%s\n%s\n}\n", source, body)
 	}
+}
+
+// outOfBounds returns the values just outside a row's bounds: Min-1 and
+// Max+1 for numbers (and counts of blocks), twice MaxDuration for durations.
+func outOfBounds(row platform.Attribute, c attributeCase) []string {
+	var out []string
+	if c.number && row.Min > 1 {
+		out = append(out, strconv.FormatInt(row.Min-1, 10))
+	}
+	if c.number && row.Max > 0 {
+		out = append(out, strconv.FormatInt(row.Max+1, 10))
+	}
+	if row.MaxDuration > 0 && strings.HasPrefix(c.refused, `"`) {
+		out = append(out, strconv.Quote(hclDuration(2*row.MaxDuration)))
+	}
+	return out
+}
+
+// boundsError matches the plan-time error of a value outside a row's
+// bounds, naming the attribute and the platform.
+func boundsError(attribute, name string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(attribute) + `.*?(below|above)\s+the\s+(minimum|maximum)\s+of\s+.*?on\s+` +
+		regexp.QuoteMeta(name))
 }
 
 // refusalError matches the plan-time refusal of attribute on platform

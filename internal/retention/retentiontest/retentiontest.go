@@ -231,3 +231,41 @@ func checkRule(t *testing.T, r retention.Rule, c Case) {
 		}
 	}
 }
+
+// DeadlineCase is one expectation of how a platform's rows combine: the
+// deadline Obj gets under Overrides (WantOK false: none).
+type DeadlineCase struct {
+	Name       string
+	Overrides  map[string]time.Duration
+	Obj        retention.Object
+	WantOK     bool
+	WantAt     time.Time
+	WantRule   string
+	WantAction retention.Action
+}
+
+// CheckDeadlines runs the cases against table at now, each as a subtest.
+// enforced is what every deadline must say of itself: whether the platform
+// acts on it (and then cites its source) or the provider only tracks it.
+func CheckDeadlines(t *testing.T, table retention.Table, now time.Time, enforced bool, cases []DeadlineCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			p, err := table.NewPolicy(c.Overrides)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, ok := p.Deadline(c.Obj, now)
+			if ok != c.WantOK {
+				t.Fatalf("ok = %v, want %v (%+v)", ok, c.WantOK, d)
+			}
+			if !ok {
+				return
+			}
+			if !d.At.Equal(c.WantAt) || d.Rule != c.WantRule || d.Action != c.WantAction || d.Enforced != enforced ||
+				(enforced && d.Source == "") {
+				t.Fatalf("got %+v, want at=%s rule=%s action=%s enforced=%v", d, c.WantAt, c.WantRule, c.WantAction, enforced)
+			}
+		})
+	}
+}

@@ -28,6 +28,7 @@ func Definition() platform.Definition {
 			Name: "token", Description: "A token that is never sent anywhere.",
 			Env: []string{TokenEnv}, Required: true, Sensitive: true,
 		}},
+		Capabilities: func() platform.Capabilities { return (&Platform{}).Capabilities() },
 		Configure: func(_ context.Context, cfg platform.Config) (platform.Platform, error) {
 			return &Platform{token: cfg.Settings["token"]}, nil
 		},
@@ -51,11 +52,16 @@ func (p *Platform) Capabilities() platform.Capabilities {
 	return platform.Capabilities{Attributes: platform.Attributes{
 		platform.AttrSandboxState: {Support: platform.InPlace, Values: []string{string(platform.StateRunning)},
 			Why: "boxes here only run"},
+		// One volume per box, as on Fly: a second volume_mount is a plan-time error.
+		platform.AttrSandboxVolumeMount: {Support: platform.Replace, Max: 1, Why: "a box mounts one volume here"},
 		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"},
 			Why: "volumes are mounted read-write"},
 		platform.AttrTemplateImage: {Support: platform.Replace},
 	}}
 }
+
+// Extensions implements platform.Platform: it offers none.
+func (p *Platform) Extensions() platform.Extensions { return platform.Extensions{} }
 
 // Close implements platform.Platform.
 func (p *Platform) Close() error { return nil }

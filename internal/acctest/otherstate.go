@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -12,18 +12,17 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
-// otherState is a second Terraform working directory, with a state of its
-// own, driving this package's provider in-process through the real
-// terraform CLI. Ownership tests use it beside a resource.Test: two
-// configurations (two teams, two pipelines) touching the same names.
-type otherState struct {
+// OtherState is a second Terraform working directory, with a state of its
+// own, driving a provider in-process through the real terraform CLI.
+// Ownership tests use it beside a resource.Test: two configurations (two
+// teams, two pipelines) touching the same names.
+type OtherState struct {
 	t   *testing.T
 	tf  string // the terraform CLI
 	dir string
@@ -34,17 +33,18 @@ type otherState struct {
 // configuration without required_providers means hashicorp/sbx.
 const otherProviderAddr = "registry.terraform.io/hashicorp/sbx"
 
-// newOtherState serves the provider and prepares an empty working
+// NewOtherState serves the provider newProvider builds (the provider's
+// constructor, e.g. provider.New("test")) and prepares an empty working
 // directory. When the test ends, whatever the state holds is destroyed.
-// It needs the terraform CLI (acctest.RequireTerraform: skipped without
-// TF_ACC); a test whose configuration uses Docker requires it first.
-func newOtherState(t *testing.T) *otherState {
+// It needs the terraform CLI (RequireTerraform: skipped without TF_ACC); a
+// test whose configuration uses Docker requires it first.
+func NewOtherState(t *testing.T, newProvider func() provider.Provider) *OtherState {
 	t.Helper()
-	tf := acctest.RequireTerraform(t)
+	tf := RequireTerraform(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	serverFactory := providerserver.NewProtocol6(New("test")())
+	serverFactory := providerserver.NewProtocol6(newProvider())
 	go func() {
 		err := tf6server.Serve(otherProviderAddr, func() tfprotov6.ProviderServer { return serverFactory() },
 			tf6server.WithDebug(ctx, reattach, closed),
@@ -68,7 +68,7 @@ func newOtherState(t *testing.T) *otherState {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &otherState{t: t, tf: tf, dir: t.TempDir(),
+	s := &OtherState{t: t, tf: tf, dir: t.TempDir(),
 		env: append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(spec), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")}
 	t.Cleanup(func() {
 		if _, err := os.Stat(filepath.Join(s.dir, "terraform.tfstate")); err == nil {
@@ -82,17 +82,17 @@ func newOtherState(t *testing.T) *otherState {
 	return s
 }
 
-// apply writes hcl as the configuration and applies it; a failure fails the test.
-func (s *otherState) apply(hcl string) {
+// Apply writes hcl as the configuration and applies it; a failure fails the test.
+func (s *OtherState) Apply(hcl string) {
 	s.t.Helper()
-	if out, err := s.tryApply(hcl); err != nil {
+	if out, err := s.TryApply(hcl); err != nil {
 		s.t.Fatalf("apply in the second state: %v\n%s", err, out)
 	}
 }
 
-// tryApply writes hcl as the configuration and applies it, returning the
+// TryApply writes hcl as the configuration and applies it, returning the
 // CLI's output.
-func (s *otherState) tryApply(hcl string) (string, error) {
+func (s *OtherState) TryApply(hcl string) (string, error) {
 	if err := os.WriteFile(filepath.Join(s.dir, "main.tf"), []byte(hcl), 0o600); err != nil {
 		return "", err
 	}
@@ -102,8 +102,8 @@ func (s *otherState) tryApply(hcl string) (string, error) {
 	return s.run("apply", "-auto-approve", "-input=false", "-no-color")
 }
 
-// attr returns a resource's attribute from the state, e.g. ("sbx_volume.a", "id").
-func (s *otherState) attr(address, name string) string {
+// Attr returns a resource's attribute from the state, e.g. ("sbx_volume.a", "id").
+func (s *OtherState) Attr(address, name string) string {
 	s.t.Helper()
 	out, err := s.stdout("show", "-json", "-no-color")
 	if err != nil {
@@ -134,19 +134,19 @@ func (s *otherState) attr(address, name string) string {
 
 // run runs the terraform CLI in the working directory, returning its
 // output and error output together.
-func (s *otherState) run(args ...string) (string, error) {
+func (s *OtherState) run(args ...string) (string, error) {
 	cmd := s.command(args...)
 	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
 
 // stdout runs the terraform CLI, returning only its standard output.
-func (s *otherState) stdout(args ...string) (string, error) {
+func (s *OtherState) stdout(args ...string) (string, error) {
 	out, err := s.command(args...).Output()
 	return string(out), err
 }
 
-func (s *otherState) command(args ...string) *exec.Cmd {
+func (s *OtherState) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(s.tf, args...)
 	cmd.Dir = s.dir
 	cmd.Env = s.env

@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"testing"
@@ -68,7 +68,7 @@ data "sbx_sandboxes" "running" {
 		)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: config,

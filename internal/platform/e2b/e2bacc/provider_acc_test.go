@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"context"
@@ -17,41 +17,8 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
-
-// e2bAccBoxes is a template and n sandboxes from it.
-func e2bAccBoxes(providerConfig string, n int) string {
-	return providerConfig + fmt.Sprintf(`
-resource "sbx_template" "t" {
-  name       = "resilience"
-  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
-}
-
-resource "sbx_sandbox" "s" {
-  count       = %d
-  name        = "box-${count.index}"
-  template_id = sbx_template.t.id
-  timeout     = "10m"
-}
-`, n)
-}
-
-// e2bAccBoxCount checks how many sandboxes exist on the fake.
-func e2bAccBoxCount(fake *e2bfake.Server, want int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if got := len(fake.Sandboxes()); got != want {
-			return fmt.Errorf("the fake holds %d sandboxes, want %d", got, want)
-		}
-		return nil
-	}
-}
-
-// e2bAccSkipUnlessAcc is acctest.RequireTerraform: a test against the E2B
-// fake needs the terraform CLI and no Docker engine (make test-e2b runs it).
-func e2bAccSkipUnlessAcc(t *testing.T) {
-	t.Helper()
-	acctest.RequireTerraform(t)
-}
 
 // A storm of 429s with Retry-After: the apply of 20 sandboxes completes, and
 // no wait between attempts is shorter than the server asked.
@@ -60,7 +27,7 @@ func TestAccE2BRateLimitStorm(t *testing.T) {
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var mu sync.Mutex
 	var waits []time.Duration
-	hooks := testAccHooks
+	hooks := acctest.NoWaitHooks()
 	hooks.Sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		waits = append(waits, d)
@@ -73,7 +40,7 @@ func TestAccE2BRateLimitStorm(t *testing.T) {
 	cfg = strings.Replace(cfg, "provider \"sbx\" {\n", "provider \"sbx\" {\n  max_retries = 20\n", 1)
 	fake.Inject("POST /sandboxes", e2bfake.Fault{Status: 429, RetryAfter: "3", Times: storm})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccFactories(Options{Hooks: hooks}),
+		ProtoV6ProviderFactories: factories(provider.Options{Hooks: hooks}),
 		Steps: []resource.TestStep{{
 			Config:           e2bAccBoxes(cfg, 20),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -100,7 +67,7 @@ func TestAccE2BReadsRetried(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{Config: e2bAccBoxes(cfg, 1), Check: e2bAccBoxCount(fake, 1)},
 			{
@@ -127,7 +94,7 @@ func TestAccE2BLostCreateResponse(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { fake.Inject("POST /sandboxes", e2bfake.Fault{DropAfterHandling: true}) },
@@ -163,7 +130,7 @@ func TestAccE2BTraceLogHasNoKey(t *testing.T) {
 	// A rate-limited create and a failed read put request and error lines in the log too.
 	fake.Inject("POST /sandboxes", e2bfake.Fault{Status: 429, RetryAfter: "1"})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps:                    []resource.TestStep{{Config: e2bAccBoxes(cfg, 1), Check: e2bAccBoxCount(fake, 1)}},
 	})
 	read := 0
@@ -195,7 +162,7 @@ func TestAccE2BRefusals(t *testing.T) {
 	fake, cfg := e2bAccFake(t, e2bfake.Options{VolumesDisabled: true})
 	baseTier := strings.Replace(cfg, `tier    = "pro"`, `tier    = "base"`, 1)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: cfg + `

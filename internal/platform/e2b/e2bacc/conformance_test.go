@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"context"
@@ -14,28 +14,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 )
 
-const e2bAccKey = "e2b_acc_test_key_5f1d2c"
-
-// e2bAccDockerfile builds the quickstart agent on E2B: E2B needs a base image
-// with a userland (no FROM scratch), and runs the agent as the start command.
-const e2bAccDockerfile = "FROM alpine:3.20\nCOPY agent /usr/local/bin/agent\n"
-
-// e2bAccFake starts an E2B fake for one test and returns it and the
-// provider block pointing at it. Served by testAccProtoV6ProviderFactories
-// (testAccHooks), build polls and retries do not wait; a test that records
-// the waits serves its own with testAccFactories.
-func e2bAccFake(t *testing.T, opts e2bfake.Options) (*e2bfake.Server, string) {
-	t.Helper()
-	opts.APIKey = e2bAccKey
-	fake := e2bfake.New(t, opts)
-	t.Cleanup(func() {
-		if v := fake.SpecViolations(); len(v) > 0 {
-			t.Errorf("requests or responses broke the E2B spec:\n%s", strings.Join(v, "\n"))
-		}
-	})
-	return fake, fmt.Sprintf("provider \"sbx\" {\n  e2b {\n    api_key = %q\n    api_url = %q\n    tier    = \"pro\"\n  }\n}\n", e2bAccKey, fake.URL())
-}
-
 // TestAccConformanceE2B runs the platform conformance suite against the E2B
 // fake, through the real terraform CLI.
 func TestAccConformanceE2B(t *testing.T) {
@@ -48,7 +26,7 @@ func TestAccConformanceE2B(t *testing.T) {
 	}
 	platformtest.Run(t, platformtest.Harness{
 		Name:              plat.Name(),
-		ProviderFactories: testAccProtoV6ProviderFactories,
+		ProviderFactories: accFactories,
 		ProviderConfig:    providerConfig,
 		// E2B sizes boxes by their template and reports every template's
 		// size (its defaults included), so an imported template has one:

@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
 // ownershipE2BBox is a template and one named box whose env is mark, made
@@ -42,11 +43,11 @@ func TestAccOwnershipE2B_createBeforeDestroyNamedBox(t *testing.T) {
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var oldID string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{{
 			Config: ownershipE2BBox(cfg, "one"),
 			Check: func(s *terraform.State) (err error) {
-				oldID, err = sandboxAccID(s, "sbx_sandbox.s")
+				oldID, err = acctest.ResourceID(s, "sbx_sandbox.s")
 				return err
 			},
 		}, {
@@ -57,7 +58,7 @@ func TestAccOwnershipE2B_createBeforeDestroyNamedBox(t *testing.T) {
 			Check: resource.ComposeTestCheckFunc(
 				e2bAccBoxCount(fake, 1),
 				func(s *terraform.State) error {
-					id, err := sandboxAccID(s, "sbx_sandbox.s")
+					id, err := acctest.ResourceID(s, "sbx_sandbox.s")
 					if err != nil {
 						return err
 					}
@@ -92,14 +93,14 @@ resource "sbx_template" "t" {
   dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
 }
 `
-	first := newOtherState(t)
-	first.apply(hcl)
-	id := first.attr("sbx_template.t", "id")
+	first := acctest.NewOtherState(t, provider.New("test"))
+	first.Apply(hcl)
+	id := first.Attr("sbx_template.t", "id")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{{
 			Config:      hcl,
-			ExpectError: sandboxAccErr(fmt.Sprintf(`(?s)a template named "team-base" already exists and this create did not make it.*terraform import <this resource's address> %s`, id)),
+			ExpectError: acctest.ErrorPattern(fmt.Sprintf(`(?s)a template named "team-base" already exists and this create did not make it.*terraform import <this resource's address> %s`, id)),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			views := fake.Templates()
@@ -116,12 +117,13 @@ resource "sbx_template" "t" {
 // configuration with the same name both passed the create-time check when
 // they were created in one apply; they are a plan-time error, and nothing
 // is snapshotted. On Docker, where names need not be unique, the same
-// configuration is fine (TestAccSnapshot tests take several snapshots).
+// configuration is fine (the TestAccSnapshot tests of internal/provider
+// take several snapshots).
 func TestAccOwnershipE2B_duplicateSnapshotNames(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{{
 			Config: cfg + `
 resource "sbx_template" "t" {
@@ -141,7 +143,7 @@ resource "sbx_snapshot" "s" {
   name       = "nightly"
 }
 `,
-			ExpectError: sandboxAccErr(`Another sbx_snapshot in this configuration also has name = "nightly"`),
+			ExpectError: acctest.ErrorPattern(`Another sbx_snapshot in this configuration also has name = "nightly"`),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			if n := fake.Requests("POST /sandboxes/{sandboxID}/snapshots"); n != 0 {

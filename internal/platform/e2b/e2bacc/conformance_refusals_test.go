@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"regexp"
@@ -69,7 +69,7 @@ func TestAccConformanceE2BCapabilityRefusals(t *testing.T) {
 		steps[i].PlanOnly = true
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps:                    steps,
 	})
 	if n := len(fake.Templates()) + len(fake.Volumes()) + len(fake.Sandboxes()) + len(fake.Snapshots()); n != 0 {

@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func TestAccSnapshotE2BNaturalKind(t *testing.T) {
 	config := e2bSnapshotConfig(providerConfig, "")
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -164,7 +164,7 @@ import {
 		return nil
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{Config: boxes + e2bSnapshotOf("b"), Check: oneSnapshot},
 			{Config: forgotten, Check: oneSnapshot},

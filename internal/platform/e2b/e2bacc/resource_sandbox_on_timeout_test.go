@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -66,7 +67,7 @@ func e2bOnTimeoutBox(fake *e2bfake.Server, autoPause bool, timeoutSecs int, got 
 // place. Leaving on_timeout out where it said "kill" (E2B's default, which
 // E2B reports as unset) is no change of box: an in-place update.
 func TestAccSandboxE2BOnTimeoutReplaces(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
 	var first, second, third string
@@ -97,7 +98,7 @@ func TestAccSandboxE2BOnTimeoutReplaces(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				Config:           e2bOnTimeoutConfig(providerConfig, "10m", "kill"),

@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -74,7 +75,7 @@ func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: retentionAccFactories(clock),
+		ProtoV6ProviderFactories: factories(provider.Options{Clock: clock}),
 		Steps: []resource.TestStep{
 			{
 				Config:           e2bResumeConfig(providerConfig, "30m", "running"),

@@ -1,4 +1,4 @@
-package provider
+package e2bacc_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
 
@@ -77,7 +78,7 @@ func e2bImportEnvCheck(fake *e2bfake.Server, id *string, want map[string]string)
 // call to E2B, and every later plan is empty. A real change of env after
 // that still replaces the box.
 func TestAccSandboxE2BImportKeepsConfiguredEnv(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	const env = `TASK = "fix the build", LEVEL = "3"`
 	wantEnv := map[string]string{"TASK": "fix the build", "LEVEL": "3"}
@@ -108,7 +109,7 @@ import {
 	var id, replacedID string
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				Config:           box,
@@ -167,7 +168,7 @@ import {
 // commands, with a refresh between them, and the configured env is still
 // recorded in place rather than replacing the box.
 func TestAccSandboxE2BImportCommandKeepsConfiguredEnv(t *testing.T) {
-	e2bAccSkipUnlessAcc(t)
+	acctest.RequireTerraform(t)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	wantEnv := map[string]string{"TASK": "fix the build", "LEVEL": "3"}
 	box := e2bImportEnvBox(providerConfig, `TASK = "fix the build", LEVEL = "3"`)
@@ -182,7 +183,7 @@ removed {
 	var id string
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
 				Config:           box,

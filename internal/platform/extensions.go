@@ -1,0 +1,50 @@
+package platform
+
+import "context"
+
+// Extensions are what a platform offers beyond its four services. Each is
+// optional, a nil field meaning "not offered", and each is declared here,
+// returned by Platform.Extensions, so the provider never discovers a hook
+// by type assertion.
+type Extensions struct {
+	// IDs plans ids that follow from names (IDPlanner).
+	IDs IDPlanner
+	// Inventory lists and removes every object the provider made there,
+	// for the orphans command.
+	Inventory Inventory
+	// TemplateSpecs tells at plan time that a template cannot be built.
+	TemplateSpecs TemplateSpecValidator
+	// SandboxRules judges a planned box against the platform's rules that
+	// no single attribute carries.
+	SandboxRules SandboxRules
+}
+
+// SandboxRules judges a planned box against rules that span attributes or
+// objects, such as Fly's: a volume and the machine that mounts it must be
+// in one region. (One volume per machine is a row: sandbox.volume_mount
+// with Max 1.) It is called from the sandbox's plan and may read the
+// platform (the mounted volumes); every problem is a plan-time error on the
+// attribute it names.
+type SandboxRules interface {
+	CheckSandbox(ctx context.Context, plan SandboxPlan) []Problem
+}
+
+// SandboxPlan is a planned box as far as it is known at plan time.
+type SandboxPlan struct {
+	// Spec holds the known values; an unknown one is zero.
+	Spec SandboxSpec
+	// MountsKnown: every volume_mount's volume_id is known (else Spec's
+	// mounts hold only the known ones, and a rule about them must wait).
+	MountsKnown bool
+}
+
+// Problem is one broken rule: the attribute it concerns, what and why.
+type Problem struct {
+	// Attribute is the top-level attribute ("volume_mount"); Index the
+	// element of a list (-1: none); Field the attribute inside it ("volume_id").
+	Attribute string
+	Index     int
+	Field     string
+	Summary   string
+	Detail    string
+}
