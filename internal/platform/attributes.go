@@ -119,6 +119,7 @@ const (
 	AttrTemplateMemoryMB   = "template.memory_mb"
 	AttrTemplateDiskMB     = "template.disk_mb"
 	AttrTemplateLabels     = "template.labels"
+	AttrTemplatePublic     = "template.public"
 
 	AttrVolumeSizeGB         = "volume.size_gb"
 	AttrVolumeRegion         = "volume.region"
@@ -139,6 +140,10 @@ const (
 	AttrSandboxIdleTimeout      = "sandbox.idle_timeout"
 	AttrSandboxAutoArchiveAfter = "sandbox.auto_archive_after"
 	AttrSandboxAutoDeleteAfter  = "sandbox.auto_delete_after"
+	AttrSandboxNetworkInternet  = "sandbox.network.internet"
+	AttrSandboxNetworkAllowOut  = "sandbox.network.allow_out"
+	AttrSandboxNetworkDenyOut   = "sandbox.network.deny_out"
+	AttrSandboxAutoResume       = "sandbox.auto_resume"
 
 	AttrSnapshotSandboxID     = "snapshot.sandbox_id"
 	AttrSnapshotVolumeID      = "snapshot.volume_id"
@@ -150,11 +155,12 @@ const (
 // AllAttributes lists every key a table may hold, in documentation order.
 func AllAttributes() []string {
 	return []string{
-		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels,
+		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels, AttrTemplatePublic,
 		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID,
 		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
 		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly,
 		AttrSandboxTimeout, AttrSandboxOnTimeout, AttrSandboxIdleTimeout, AttrSandboxAutoArchiveAfter, AttrSandboxAutoDeleteAfter,
+		AttrSandboxNetworkInternet, AttrSandboxNetworkAllowOut, AttrSandboxNetworkDenyOut, AttrSandboxAutoResume,
 		AttrSnapshotSandboxID, AttrSnapshotVolumeID, AttrSnapshotIncludeMemory, AttrSnapshotTTL, AttrSnapshotLabels,
 	}
 }

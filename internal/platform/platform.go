@@ -31,7 +31,9 @@ type Platform interface {
 type TemplateService interface {
 	// Create builds a template (from spec.Image, an image it does not own).
 	// A template of the name this create did not make (spec.Marks) is a
-	// NotOwnedError, never reused: see Marks.MadeBy.
+	// NotOwnedError, never reused: see Marks.MadeBy. If the build fails
+	// after the template exists, the returned *Template is non-nil so the
+	// caller can save it in state (tainted) rather than orphan it.
 	Create(ctx context.Context, spec TemplateSpec) (*Template, error)
 	// Rebuild builds a new version of an existing template, keeping its id.
 	// Only called when Capabilities().TemplateRebuildInPlace is true.

@@ -56,6 +56,9 @@ type TemplateSpec struct {
 	MemoryMB int64
 	DiskMB   int64
 	Labels   map[string]string
+	// Public, when set, makes the template usable by every team of the
+	// platform (true) or by its own only (false); nil leaves it as it is.
+	Public *bool
 }
 
 // Template is a built template as the platform reports it.
@@ -71,6 +74,7 @@ type Template struct {
 	MemoryMB  int64
 	CreatedAt time.Time
 	Labels    map[string]string
+	Public    bool
 }
 
 // TemplateFilter selects templates; zero fields match everything.
@@ -140,7 +144,27 @@ type SandboxSpec struct {
 	DiskMB         int64
 	VolumeMounts   []VolumeMount
 	Lifecycle      Lifecycle
+	// Network is the box's outbound network; nil leaves the platform's
+	// default (internet reachable, no rules).
+	Network *Network
+	// AutoResume: a paused box resumes by itself when traffic reaches it.
+	AutoResume bool
 }
+
+// Network is what a box may reach: the sandbox resource's network block.
+type Network struct {
+	// Internet: false cuts the box off from the internet (except AllowOut);
+	// nil is the platform's default, reachable.
+	Internet *bool
+	// AllowOut lists destinations (CIDR blocks, addresses, or host names
+	// where the platform filters by name) the box may reach whatever else
+	// is denied; DenyOut lists those it may not.
+	AllowOut []string
+	DenyOut  []string
+}
+
+// InternetOff reports whether n cuts the box off from the internet.
+func (n *Network) InternetOff() bool { return n != nil && n.Internet != nil && !*n.Internet }
 
 // Lifecycle holds the deadlines a user sets on a sandbox. Zero values mean
 // "not set": the platform's own default applies (see Capabilities). A
@@ -193,6 +217,11 @@ type Sandbox struct {
 	StatusSince time.Time
 	// ExpiresAt is when the platform itself will act on the box; zero when it never will.
 	ExpiresAt time.Time
+	// Network is the box's outbound network as the platform reports it;
+	// nil where it reports none.
+	Network *Network
+	// AutoResume: the box resumes by itself when traffic reaches it.
+	AutoResume bool
 }
 
 // SandboxFilter selects sandboxes; zero fields match everything the provider manages.
@@ -214,6 +243,12 @@ type SnapshotSpec struct {
 	IncludeMemory bool
 	TTL           time.Duration
 	Labels        map[string]string
+	// SandboxState is the state this provider last recorded for the source
+	// box (StatePaused or StateStopped for a box not running), or "" when it
+	// holds no record. A platform that snapshots only running boxes resumes
+	// a paused one for the snapshot and pauses it again the way this says
+	// (a platform that cannot tell paused from stopped: PauseKindUnreported).
+	SandboxState SandboxState
 }
 
 // Snapshot is a snapshot as the platform reports it.
@@ -253,6 +288,9 @@ type SandboxUpdate struct {
 	// resume sets them again with Changed empty, so that the timeout
 	// counts from the resume.
 	Lifecycle *LifecycleUpdate
+	// Network replaces the box's outbound network as a whole (a nil
+	// Internet and no rules: the platform's default).
+	Network *Network
 }
 
 // LifecycleUpdate is the lifecycle part of a SandboxUpdate.

@@ -28,6 +28,9 @@ type plannedAttribute struct {
 	// normalize, when set, maps a value before plan and prior are compared
 	// (an on_timeout left out is "kill").
 	normalize func(types.String) types.String
+	// nullIs, when set, is what a null value is compared as (an
+	// auto_resume left out is false).
+	nullIs attr.Value
 }
 
 // attributeDecision is what the table makes of a plan.
@@ -87,6 +90,9 @@ func planAttributes(table platform.Attributes, platformName string, attrs []plan
 
 // compared is v as plan and prior are compared.
 func (a plannedAttribute) compared(v attr.Value) attr.Value {
+	if a.nullIs != nil && v != nil && v.IsNull() {
+		return a.nullIs
+	}
 	if s, ok := v.(types.String); ok && a.normalize != nil {
 		return a.normalize(s)
 	}
@@ -164,6 +170,11 @@ func attributeSame(a, b attr.Value) bool {
 	if ma, ok := a.(types.Map); ok {
 		if mb, ok := b.(types.Map); ok {
 			return mapsSame(ma, mb)
+		}
+	}
+	if la, ok := a.(types.List); ok {
+		if lb, ok := b.(types.List); ok && !la.IsUnknown() && !lb.IsUnknown() && len(la.Elements()) == 0 && len(lb.Elements()) == 0 {
+			return true // a list left out and an empty one
 		}
 	}
 	return a.Equal(b)

@@ -235,7 +235,7 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	p.replacePlatform(plat)
-	data := &providerData{platform: plat, retention: ret, owner: owner.ValueString(), names: newNameRegistry()}
+	data := &providerData{platform: plat, retention: ret, owner: owner.ValueString(), names: newNameRegistry(), boxes: newBoxStates()}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -18,6 +18,8 @@ type providerData struct {
 	// names holds the names planned in this run, so two resources of one
 	// configuration asking for the same object are found at plan time.
 	names *nameRegistry
+	// boxes holds the state each sandbox resource recorded for its box.
+	boxes *boxStates
 }
 
 // ownerPattern is what the provider block's owner may be: a value every

@@ -60,6 +60,8 @@ type sandboxResource struct {
 	owner     string
 	names     *nameRegistry
 	retention retentionSettings
+	// boxes: the state each sandbox resource recorded (see boxStates).
+	boxes *boxStates
 }
 
 // NewSandboxResource returns the sbx_sandbox resource, documented for the
@@ -189,6 +191,13 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				Sensitive:   true,
 				Validators:  []validator.Map{sandboxEnvKeysValidator{}},
 			},
+			"auto_resume": schema.BoolAttribute{
+				MarkdownDescription: withPlatformNotes("Whether a paused sandbox resumes by itself when traffic reaches it "+
+					"(a request to one of its ports). Defaults to `false`: a paused box stays paused until `state` "+
+					"says `running`. A box resumed this way plans an update back to `state = \"paused\"` if that is what "+
+					"the configuration says.", defs, platform.AttrSandboxAutoResume),
+				Optional: true,
+			},
 			"labels": schema.MapAttribute{
 				MarkdownDescription: withPlatformNotes(labelsDescription("sandbox"), defs, platform.AttrSandboxLabels),
 				ElementType:         types.StringType,
@@ -211,6 +220,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 			},
 		},
 		Blocks: map[string]schema.Block{
+			"network": sandboxNetworkBlock(defs),
 			"volume_mount": schema.ListNestedBlock{
 				MarkdownDescription: withPlatformNotes("A volume to mount into the sandbox. Repeat the block for several "+
 					"volumes; each needs its own `path`.", defs, platform.AttrSandboxVolumeMount),
@@ -247,6 +257,7 @@ func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureReq
 	r.owner = ownerFrom(req.ProviderData)
 	r.names = namesFrom(req.ProviderData)
 	r.retention = retentionFrom(req.ProviderData)
+	r.boxes = boxStatesFrom(req.ProviderData)
 }
 
 func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
@@ -278,6 +289,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		out := sandboxSettle(plan, sb)
 		sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
 		resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+		r.boxes.record(out.ID.ValueString(), out.State.ValueString())
 	}
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "create", "sandbox", spec.Name, err)
@@ -305,6 +317,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	sandboxRefresh(&state, sb, importing)
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	r.boxes.record(state.ID.ValueString(), state.State.ValueString())
 	if importing {
 		// What the platform does not report is taken from the
 		// configuration at the next plan (resource_unreported.go).
@@ -389,6 +402,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	out := sandboxSettle(plan, sb)
 	sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+	r.boxes.record(out.ID.ValueString(), out.State.ValueString())
 	if len(taken) > 0 {
 		writeUnreported(ctx, resp.Private, slices.DeleteFunc(recorded, func(k string) bool { return slices.Contains(taken, k) }), &resp.Diagnostics)
 	}

@@ -24,6 +24,8 @@ type sandboxModel struct {
 	Env            types.Map      `tfsdk:"env"`
 	Labels         types.Map      `tfsdk:"labels"`
 	VolumeMounts   types.List     `tfsdk:"volume_mount"`
+	Network        types.Object   `tfsdk:"network"`
+	AutoResume     types.Bool     `tfsdk:"auto_resume"`
 	Status         types.String   `tfsdk:"status"`
 	PlatformStatus types.String   `tfsdk:"platform_status"`
 	CreatedAt      types.String   `tfsdk:"created_at"`
@@ -73,6 +75,8 @@ func sandboxSpecFromModel(ctx context.Context, m sandboxModel, diags *diag.Diagn
 		MemoryMB:       m.MemoryMB.ValueInt64(),
 		DiskMB:         m.DiskMB.ValueInt64(),
 		Lifecycle:      sandboxLifecycleFromModel(m),
+		Network:        sandboxNetworkSpec(ctx, m.Network, diags),
+		AutoResume:     m.AutoResume.ValueBool(),
 	}
 	if spec.State == "" {
 		spec.State = platform.StateRunning
@@ -167,6 +171,14 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 			m.Env = mapToTF(sb.Env, types.MapNull(types.StringType))
 		}
 		sandboxLifecycleToModel(m, sb.Lifecycle)
+		m.Network = sandboxNetworkToTF(sb.Network)
+		m.AutoResume = types.BoolNull()
+		if sb.AutoResume {
+			m.AutoResume = types.BoolValue(true)
+		}
+	}
+	if m.Network.IsUnknown() {
+		m.Network = types.ObjectNull(sandboxNetworkAttrTypes)
 	}
 	if m.VolumeMounts.IsNull() || m.VolumeMounts.IsUnknown() {
 		m.VolumeMounts = types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes})

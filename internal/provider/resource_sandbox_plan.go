@@ -90,6 +90,18 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 	// from_snapshot_id and the mounts replace the box by the schema
 	// (RequiresReplace): only whether the platform accepts them is judged.
 	attrs[0].prior = nil
+	var priorNetwork *types.Object
+	if prior != nil {
+		priorNetwork = &prior.Network
+	}
+	attrs = append(attrs, sandboxNetworkAttributes(context.Background(), plan.Network, priorNetwork)...)
+	// auto_resume left out is false, so writing false out is no change.
+	autoResume := plannedAttribute{key: platform.AttrSandboxAutoResume, path: path.Root("auto_resume"), plan: plan.AutoResume,
+		nullIs: types.BoolValue(false)}
+	if prior != nil {
+		autoResume.prior = prior.AutoResume
+	}
+	attrs = append(attrs, autoResume)
 	// The mounts replace the box by the schema: only their number is judged.
 	attrs = append(attrs, plannedAttribute{key: platform.AttrSandboxVolumeMount, path: path.Root("volume_mount"), plan: plan.VolumeMounts})
 	return append(attrs, sandboxMountReadOnly(plan)...)

@@ -58,7 +58,8 @@ func sandboxTestModel() sandboxModel {
 		State: types.StringValue("running"), CPUCount: types.Int64Null(), MemoryMB: types.Int64Null(),
 		DiskMB: types.Int64Null(), Env: types.MapNull(types.StringType), Labels: types.MapNull(types.StringType),
 		VolumeMounts: types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes}),
-		Status:       types.StringValue("running"), PlatformStatus: types.StringValue("running"),
+		Network:      types.ObjectNull(sandboxNetworkAttrTypes), AutoResume: types.BoolNull(),
+		Status: types.StringValue("running"), PlatformStatus: types.StringValue("running"),
 		CreatedAt: types.StringValue("2026-01-01T00:00:00Z"), StartedAt: types.StringValue("2026-01-01T00:00:01Z"),
 	}
 }

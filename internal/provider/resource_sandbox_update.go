@@ -33,6 +33,15 @@ func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, taken []st
 		change.Env = &env
 		changed = true
 	}
+	if sandboxNetworkChanged(ctx, plan.Network, state.Network) {
+		// The whole block, as the platform replaces it as a whole.
+		network := sandboxNetworkSpec(ctx, plan.Network, diags)
+		if network == nil {
+			network = &platform.Network{}
+		}
+		change.Network = network
+		changed = true
+	}
 	keys := slices.DeleteFunc(sandboxLifecycleChanges(plan, state), func(k string) bool { return slices.Contains(taken, k) })
 	if len(keys) > 0 {
 		change.Lifecycle = &platform.LifecycleUpdate{Lifecycle: sandboxLifecycleFromModel(plan), Changed: keys}
@@ -44,7 +53,7 @@ func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, taken []st
 // sandboxChangesMoreThanLifecycle reports whether change holds anything
 // besides lifecycle settings.
 func sandboxChangesMoreThanLifecycle(change platform.SandboxUpdate) bool {
-	return change.CPUCount != nil || change.MemoryMB != nil || change.Labels != nil || change.Env != nil
+	return change.CPUCount != nil || change.MemoryMB != nil || change.Labels != nil || change.Env != nil || change.Network != nil
 }
 
 // sandboxLifecycleChanges lists, by table key, the lifecycle settings that

@@ -46,6 +46,8 @@ type snapshotResource struct {
 	owner     string
 	names     *nameRegistry
 	retention retentionSettings
+	// boxes: the state each sandbox resource recorded (see boxStates).
+	boxes *boxStates
 }
 
 // NewSnapshotResource returns the sbx_snapshot resource, documented for the
@@ -212,6 +214,7 @@ func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.owner = ownerFrom(req.ProviderData)
 	r.names = namesFrom(req.ProviderData)
 	r.retention = retentionFrom(req.ProviderData)
+	r.boxes = boxStatesFrom(req.ProviderData)
 }
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -234,6 +237,9 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 		Name:          plan.Name.ValueString(),
 		IncludeMemory: plan.IncludeMemory.ValueBool(),
 		Labels:        mapFromTF(ctx, plan.Labels, &resp.Diagnostics),
+		// How the box's resource recorded it, should the platform have to
+		// resume a paused box for the snapshot and pause it again.
+		SandboxState: r.boxes.get(plan.SandboxID.ValueString()),
 	}
 	if ttl := plan.TTL.ValueString(); ttl != "" {
 		// Already validated; parse again only to hand the platform a duration.

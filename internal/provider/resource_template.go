@@ -73,6 +73,7 @@ type templateModel struct {
 	MemoryMB    types.Int64    `tfsdk:"memory_mb"`
 	DiskMB      types.Int64    `tfsdk:"disk_mb"`
 	Labels      types.Map      `tfsdk:"labels"`
+	Public      types.Bool     `tfsdk:"public"`
 	ContextHash types.String   `tfsdk:"context_hash"`
 	BuildID     types.String   `tfsdk:"build_id"`
 	Status      types.String   `tfsdk:"status"`
@@ -90,6 +91,7 @@ var (
 	pathTemplateMemoryMB    = path.Root("memory_mb")
 	pathTemplateDiskMB      = path.Root("disk_mb")
 	pathTemplateLabels      = path.Root("labels")
+	pathTemplatePublic      = path.Root("public")
 	pathTemplateContextHash = path.Root("context_hash")
 )
 
@@ -106,7 +108,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"same name (removed outside Terraform, say) replaces no sandbox made from it. What a template is on each " +
 			"platform is under `dockerfile`.\n\n" +
 			"A change to `dockerfile`, to any file under `context_dir` (tracked through `context_hash`), " +
-			"`start_cmd`, `ready_cmd`, `cpu_count`, `memory_mb`, `disk_mb` or `labels` is a **rebuild**: an in-place " +
+			"`start_cmd`, `ready_cmd`, `cpu_count`, `memory_mb`, `disk_mb`, `labels` or `public` is a **rebuild**: an in-place " +
 			"update where the platform keeps the template id across builds, a replacement elsewhere (each attribute " +
 			"says which platforms change it in place).\n\n" +
 			"**What the provider owns.** The provider removes only images it built: a template's builds (on a " +
@@ -208,6 +210,12 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Optional:            true,
 				Validators:          []validator.Map{reservedLabelsValidator{}},
 			},
+			"public": schema.BoolAttribute{
+				MarkdownDescription: withPlatformNotes("Whether sandboxes of other accounts (teams) of the platform may start "+
+					"from this template. Left out, the platform's default (private) holds and is not tracked. Read back by "+
+					"an import where the platform reports it.", defs, platform.AttrTemplatePublic),
+				Optional: true,
+			},
 			"context_hash": schema.StringAttribute{
 				MarkdownDescription: "Content hash of `dockerfile` and every file under `context_dir`, computed on " +
 					"every plan. When it differs from the state, the plan shows it changing and the template is " +
@@ -274,6 +282,13 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Template name already taken", err.Error())
 		return
 	case err != nil:
+		if tpl != nil {
+			// The template exists but its build failed: saved, so
+			// Terraform marks it tainted and replaces it, instead of
+			// leaving an orphan that holds the name.
+			plan.applyBuild(tpl)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		}
 		addPlatformError(&resp.Diagnostics, "build", "template", spec.Name, err)
 		return
 	}
@@ -402,6 +417,7 @@ func templateSpecFrom(ctx context.Context, m templateModel, diags *diag.Diagnost
 		MemoryMB:   m.MemoryMB.ValueInt64(),
 		DiskMB:     m.DiskMB.ValueInt64(),
 		Labels:     mapFromTF(ctx, m.Labels, diags),
+		Public:     m.Public.ValueBoolPointer(),
 	}
 }
 
@@ -465,6 +481,11 @@ func (m *templateModel) applyRead(t *platform.Template, importing bool) {
 	}
 	if t.MemoryMB > 0 && (importing || !m.MemoryMB.IsNull()) {
 		m.MemoryMB = types.Int64Value(t.MemoryMB)
+	}
+	// Left out, public stays null (private is the default); set, or after
+	// an import of a public template, it is what the platform reports.
+	if !m.Public.IsNull() || (importing && t.Public) {
+		m.Public = types.BoolValue(t.Public)
 	}
 	m.BuildID = types.StringValue(t.BuildID)
 	m.Status = types.StringValue(t.Status)

@@ -156,6 +156,7 @@ func templateRebuildChanges(plan, state templateModel) path.Paths {
 		{pathTemplateCPUCount, plan.CPUCount, state.CPUCount},
 		{pathTemplateMemoryMB, plan.MemoryMB, state.MemoryMB},
 		{pathTemplateDiskMB, plan.DiskMB, state.DiskMB},
+		{pathTemplatePublic, plan.Public, state.Public},
 	}
 	var out path.Paths
 	for _, in := range inputs {
@@ -185,10 +186,11 @@ func templateAttributes(plan templateModel, prior *templateModel) []plannedAttri
 		{key: platform.AttrTemplateMemoryMB, path: pathTemplateMemoryMB, plan: plan.MemoryMB},
 		{key: platform.AttrTemplateDiskMB, path: pathTemplateDiskMB, plan: plan.DiskMB},
 		{key: platform.AttrTemplateLabels, path: pathTemplateLabels, plan: plan.Labels},
+		{key: platform.AttrTemplatePublic, path: pathTemplatePublic, plan: plan.Public},
 	}
 	if prior != nil {
 		priors := []attr.Value{prior.Dockerfile, prior.ContextHash, nil, prior.StartCmd, prior.ReadyCmd,
-			prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Labels}
+			prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Labels, prior.Public}
 		for i := range attrs {
 			attrs[i].prior = priors[i]
 		}

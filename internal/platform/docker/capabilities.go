@@ -8,11 +8,16 @@ const (
 	whyVolumeRegion = "this platform has no regions for volumes; remove region"
 	whyDiskMB       = "the platform sizes a sandbox's disk itself; remove disk_mb"
 	whyTemplateDisk = "sandbox disks cannot be sized here; remove `disk_mb`"
-	whyIdle         = "this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline " +
+	// whyTemplatePublic: images stay in the local engine.
+	whyTemplatePublic = "templates are images of the local engine, shared with no one else; remove public"
+	whyIdle           = "this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline " +
 		"can be tracked; remove idle_timeout (timeout bounds how long a box runs)"
 	whyArchive     = "this platform has no archived state; remove auto_archive_after"
 	whyMemorySnap  = "snapshots hold the filesystem only; remove `include_memory` (a filesystem snapshot is planned) or set it to false"
 	whySnapshotTTL = "snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed"
+	whyAutoResume  = "the engine resumes no paused container by itself; remove auto_resume or set it to false (set state = \"running\" to resume a box)"
+	whyEgressRules = "the engine filters no outbound traffic by destination; remove allow_out and deny_out " +
+		"(`internet = false` cuts the box off the network entirely)"
 )
 
 // What the documentation of an attribute says of Docker besides the row's
@@ -41,6 +46,8 @@ const (
 		"of the sandbox's `env` (the variables stay, blank), no record of the container and none of its ownership " +
 		"labels, and shares its layers with the sandbox's image without a parent link (a snapshot can be deleted " +
 		"while later snapshots of boxes restored from it remain)"
+	docNetworkInternet = "`false` creates the container with no network at all (network mode `none`), `true` on " +
+		"the engine's default network; fixed at create"
 	docSnapshotVolume = "the snapshot is an archive of the volume imported as an image, whose id (`sha256:...`) is the snapshot's"
 )
 
@@ -57,6 +64,7 @@ var attributes = platform.Attributes{
 	platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: minMemoryMB, Doc: docTemplateSize},
 	platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
 	platform.AttrTemplateLabels:     {Support: platform.InPlace, Doc: docTemplateLabels}, // image labels, set by the rebuild
+	platform.AttrTemplatePublic:     {Why: whyTemplatePublic},
 
 	platform.AttrVolumeSizeGB:         {Why: whyVolumeSize},
 	platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
@@ -82,6 +90,12 @@ var attributes = platform.Attributes{
 	platform.AttrSandboxIdleTimeout:      {Why: whyIdle},
 	platform.AttrSandboxAutoArchiveAfter: {Why: whyArchive},
 	platform.AttrSandboxAutoDeleteAfter:  {Support: platform.InPlace, Unreported: true, Doc: docAutoDelete},
+	// network mode "none" at create; a container's network mode is fixed.
+	platform.AttrSandboxNetworkInternet: {Support: platform.Replace, Doc: docNetworkInternet},
+	platform.AttrSandboxNetworkAllowOut: {Why: whyEgressRules},
+	// Accepted as false only: nothing resumes a container by itself.
+	platform.AttrSandboxAutoResume:     {Support: platform.Replace, Values: []string{"false"}, Why: whyAutoResume},
+	platform.AttrSandboxNetworkDenyOut: {Why: whyEgressRules},
 
 	platform.AttrSnapshotSandboxID:     {Support: platform.Replace, Doc: docSnapshotSandbox},
 	platform.AttrSnapshotVolumeID:      {Support: platform.Replace, Doc: docSnapshotVolume},

@@ -41,6 +41,10 @@ func sandboxFromContainer(c container.InspectResponse) *platform.Sandbox {
 		sb.Status = platform.StateUnknown
 	}
 	if hc := c.HostConfig; hc != nil {
+		if hc.NetworkMode == networkNone {
+			off := false
+			sb.Network = &platform.Network{Internet: &off}
+		}
 		sb.CPUCount = (hc.NanoCPUs + nanoCPUsPerCPU/2) / nanoCPUsPerCPU
 		sb.MemoryMB = hc.Memory / bytesPerMB
 		for _, m := range hc.Mounts {

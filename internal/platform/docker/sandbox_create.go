@@ -182,6 +182,10 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 		RestartPolicy: container.RestartPolicy{Name: container.RestartPolicyDisabled},
 		Resources:     sandboxResources(spec.CPUCount, spec.MemoryMB, tmpl),
 	}
+	if spec.Network.InternetOff() {
+		// No interface but loopback: the box reaches nothing outside.
+		hostCfg.NetworkMode = networkNone
+	}
 	for _, vm := range spec.VolumeMounts {
 		// The engine would make a missing volume on the fly; a sandbox
 		// must never get an empty stand-in for the user's data.
@@ -195,6 +199,9 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 	return cfg, hostCfg, nil
 }
 
+// networkNone is the network mode of a container with no network.
+const networkNone = "none"
+
 func checkSandboxSpec(spec platform.SandboxSpec, state platform.SandboxState) error {
 	switch {
 	case spec.DiskMB != 0:
@@ -207,6 +214,10 @@ func checkSandboxSpec(spec platform.SandboxSpec, state platform.SandboxState) er
 		return fmt.Errorf("sandbox name %q: use letters, digits, '_', '.' and '-', starting with a letter or digit", spec.Name)
 	case spec.CPUCount < 0 || spec.MemoryMB < 0:
 		return fmt.Errorf("sandbox: cpu_count and memory_mb cannot be negative")
+	}
+	if spec.Network != nil && (len(spec.Network.AllowOut) > 0 || len(spec.Network.DenyOut) > 0) {
+		return &platform.UnsupportedError{Platform: "docker", Capability: "allow_out and deny_out (the engine filters no " +
+			"outbound traffic by destination; internet = false cuts a box off the network)"}
 	}
 	for _, vm := range spec.VolumeMounts {
 		if vm.VolumeID == "" || !path.IsAbs(vm.Path) {

@@ -39,11 +39,25 @@ const (
 const (
 	docDockerfile   = "the Dockerfile becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line"
 	docTemplateSize = "a sandbox takes its size from its template, so this sizes every sandbox of the template"
-	docState        = "`paused` keeps the box's memory, `stopped` is a pause that drops it (the box boots afresh when started)"
-	docTimeout      = "the `pro` tier (`tier = \"pro\"`) allows 24h; when omitted the provider sends 300s (E2B's API " +
+	// docTemplatePublic: PATCH /templates/{templateID} after the build.
+	docTemplatePublic = "`true` lets every E2B team start sandboxes from the template; a change is a rebuild in place (E2B reuses the cached layers), which then sets it"
+	docState          = "`paused` keeps the box's memory, `stopped` is a pause that drops it (the box boots afresh when started)"
+	docTimeout        = "the `pro` tier (`tier = \"pro\"`) allows 24h; when omitted the provider sends 300s (E2B's API " +
 		"default, 15s, is too short for an agent; 300s is what its SDKs send)"
-	docOnTimeout      = "fixed when the box is created"
-	docSnapshotSource = "the snapshot holds the sandbox's filesystem and memory, and is restored by starting a new sandbox from it"
+	docOnTimeout = "fixed when the box is created; `pause` keeps the box's memory, `stop` is a pause that keeps only " +
+		"its filesystem (the box boots afresh when started)"
+	docNetworkInternet = "`false` denies all outbound traffic but `allow_out` (E2B's `allow_internet_access`); the " +
+		"network settings change in place on a running box, and a paused or stopped one is resumed for the change " +
+		"and paused again"
+	docNetworkAllowOut = "CIDR blocks, addresses or host names (`example.com`, `*.example.com`); a host name needs " +
+		"`internet = false`, as E2B filters names only for a box denied everything else"
+	docNetworkDenyOut = "CIDR blocks or addresses only (E2B filters no host names out)"
+	docAutoResume     = "fixed when the box is created; needs `on_timeout = \"pause\"` (a box paused without its memory " +
+		"cannot be resumed by traffic)"
+	docSnapshotSource = "the snapshot holds the sandbox's filesystem and memory, and is restored by starting a new sandbox " +
+		"from it; E2B snapshots only running sandboxes, so a `paused` or `stopped` one is resumed for the snapshot and " +
+		"paused again, also when the snapshot fails (E2B does not report which kind of pause a box had: one stopped " +
+		"before this run is paused again keeping the memory of its fresh boot, and still reads as `stopped`)"
 )
 
 // attributesFor is E2B's attribute table for an account tier.
@@ -57,7 +71,8 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrTemplateCPUCount:   {Support: platform.InPlace, Doc: docTemplateSize},
 		platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: 128, Doc: docTemplateSize}, // MemoryMB minimum in the API spec
 		platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
-		platform.AttrTemplateLabels:     {Why: whyTemplateLabels}, // a template has names (aliases) only
+		platform.AttrTemplateLabels:     {Why: whyTemplateLabels},                            // a template has names (aliases) only
+		platform.AttrTemplatePublic:     {Support: platform.InPlace, Doc: docTemplatePublic}, // PATCH /templates/{id}
 
 		platform.AttrVolumeSizeGB:         {Why: whyVolumeSize}, // Volume is {volumeID, name}
 		platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
@@ -78,9 +93,17 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},
 		// POST /sandboxes/{id}/timeout changes the end time of a live box.
 		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: maxTimeoutByTier[tier], Doc: docTimeout},
-		// on_timeout is the create request's autoPause, fixed at create.
+		// on_timeout is the create request's autoPause (stop: with
+		// autoPauseMemory = false), fixed at create.
 		platform.AttrSandboxOnTimeout: {Support: platform.Replace, Doc: docOnTimeout,
-			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause)}},
+			Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}},
+		// allow_internet_access and network {allowOut, denyOut} at create,
+		// PUT /sandboxes/{id}/network on a running box.
+		platform.AttrSandboxNetworkInternet: {Support: platform.InPlace, Doc: docNetworkInternet},
+		platform.AttrSandboxNetworkAllowOut: {Support: platform.InPlace, Doc: docNetworkAllowOut},
+		platform.AttrSandboxNetworkDenyOut:  {Support: platform.InPlace, Doc: docNetworkDenyOut},
+		// The create request's autoResume {enabled}, fixed at create.
+		platform.AttrSandboxAutoResume:       {Support: platform.Replace, Doc: docAutoResume},
 		platform.AttrSandboxIdleTimeout:      {Why: whyIdle},
 		platform.AttrSandboxAutoArchiveAfter: {Why: whyArchive},
 		platform.AttrSandboxAutoDeleteAfter:  {Why: whyAutoDelete},

@@ -35,6 +35,11 @@ type templateBuildStart struct {
 	ReadyCmd  string         `json:"readyCmd,omitempty"`
 }
 
+// templateUpdate is TemplateUpdateRequest.
+type templateUpdate struct {
+	Public bool `json:"public"`
+}
+
 // templateFileUpload is TemplateBuildFileUpload.
 type templateFileUpload struct {
 	Present bool   `json:"present"`
@@ -75,6 +80,7 @@ type templateBuildRecord struct {
 // templateWithBuilds is TemplateWithBuilds.
 type templateWithBuilds struct {
 	TemplateID string                `json:"templateID"`
+	Public     bool                  `json:"public"`
 	Names      []string              `json:"names"`
 	CreatedAt  time.Time             `json:"createdAt"`
 	Builds     []templateBuildRecord `json:"builds"`
@@ -99,12 +105,39 @@ type volumeMountAPI struct {
 
 // newSandbox is NewSandbox.
 type newSandbox struct {
-	TemplateID   string            `json:"templateID"`
-	Timeout      int64             `json:"timeout"`
-	AutoPause    bool              `json:"autoPause,omitempty"`
-	Metadata     map[string]string `json:"metadata,omitempty"`
-	EnvVars      map[string]string `json:"envVars,omitempty"`
-	VolumeMounts []volumeMountAPI  `json:"volumeMounts,omitempty"`
+	TemplateID string `json:"templateID"`
+	Timeout    int64  `json:"timeout"`
+	AutoPause  bool   `json:"autoPause,omitempty"`
+	// AutoPauseMemory false makes the timeout's pause keep only the
+	// filesystem; left out, E2B keeps the memory.
+	AutoPauseMemory *bool             `json:"autoPauseMemory,omitempty"`
+	Metadata        map[string]string `json:"metadata,omitempty"`
+	EnvVars         map[string]string `json:"envVars,omitempty"`
+	VolumeMounts    []volumeMountAPI  `json:"volumeMounts,omitempty"`
+	AutoResume      *autoResumeAPI    `json:"autoResume,omitempty"`
+	// AllowInternetAccess false denies all egress but Network.AllowOut.
+	AllowInternetAccess *bool       `json:"allow_internet_access,omitempty"`
+	Network             *networkAPI `json:"network,omitempty"`
+}
+
+// autoResumeAPI is SandboxAutoResumeConfig.
+type autoResumeAPI struct {
+	Enabled bool `json:"enabled"`
+}
+
+// networkAPI is the egress part of SandboxNetworkConfig (as sent and as
+// SandboxDetail reports it).
+type networkAPI struct {
+	AllowOut []string `json:"allowOut,omitempty"`
+	DenyOut  []string `json:"denyOut,omitempty"`
+}
+
+// networkUpdate is SandboxNetworkUpdateConfig: it replaces the box's
+// egress rules, a field left out clearing them.
+type networkUpdate struct {
+	AllowOut            []string `json:"allowOut,omitempty"`
+	DenyOut             []string `json:"denyOut,omitempty"`
+	AllowInternetAccess *bool    `json:"allow_internet_access,omitempty"`
 }
 
 // sandboxCreated is Sandbox (the create and connect response).
@@ -126,7 +159,10 @@ type sandboxDetail struct {
 	Metadata     map[string]string `json:"metadata,omitempty"`
 	State        string            `json:"state"`
 	VolumeMounts []volumeMountAPI  `json:"volumeMounts,omitempty"`
-	Lifecycle    *struct {
+	// AllowInternetAccess is null when the create did not set it.
+	AllowInternetAccess *bool       `json:"allowInternetAccess,omitempty"`
+	Network             *networkAPI `json:"network,omitempty"`
+	Lifecycle           *struct {
 		AutoResume bool   `json:"autoResume"`
 		OnTimeout  string `json:"onTimeout"`
 	} `json:"lifecycle,omitempty"`

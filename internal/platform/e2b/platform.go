@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -51,11 +52,16 @@ type Config struct {
 type Platform struct {
 	api    *rest.Client
 	upload *http.Client
-	tier   string
-	sleep  func(ctx context.Context, d time.Duration) error
-	poll   time.Duration
+	// userAgent is sent on uploads too, as on every API request.
+	userAgent string
+	tier      string
+	sleep     func(ctx context.Context, d time.Duration) error
+	poll      time.Duration
 	// lookupSleep waits between the lookups after a lost create answer.
 	lookupSleep func(ctx context.Context, d time.Duration) error
+	// boxLocks holds a *sync.Mutex per sandbox id (lockBox): an operation
+	// that resumes a paused box and pauses it again runs alone on it.
+	boxLocks sync.Map
 }
 
 var _ platform.Platform = (*Platform)(nil)
@@ -88,7 +94,7 @@ func New(cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("e2b: %w", err)
 	}
-	p := &Platform{api: api, tier: cfg.Tier, sleep: cfg.PollSleep, poll: cfg.PollInterval, lookupSleep: cfg.LookupSleep}
+	p := &Platform{api: api, userAgent: cfg.UserAgent, tier: cfg.Tier, sleep: cfg.PollSleep, poll: cfg.PollInterval, lookupSleep: cfg.LookupSleep}
 	if p.sleep == nil {
 		p.sleep = cfg.Sleep
 	}
@@ -134,10 +140,10 @@ func (p *Platform) Close() error {
 func (p *Platform) Capabilities() platform.Capabilities { return capabilitiesFor(p.tier) }
 
 // Extensions implements platform.Platform: boxes carry the provider's
-// labels (Inventory), and a Dockerfile is checked against E2B's build steps
-// at plan time.
+// labels (Inventory), a Dockerfile is checked against E2B's build steps
+// and a box's network rules against E2B's at plan time.
 func (p *Platform) Extensions() platform.Extensions {
-	return platform.Extensions{Inventory: p, TemplateSpecs: p}
+	return platform.Extensions{Inventory: p, TemplateSpecs: p, SandboxRules: networkRules{}}
 }
 
 // Templates implements platform.Platform.

@@ -17,6 +17,11 @@ const defaultTimeout = 300 * time.Second
 // import can read it back and a resume can restore it.
 const labelTimeout = platform.LabelPrefix + "timeout"
 
+// labelOnTimeout records on_timeout = "stop" at create: E2B reports a box
+// made with autoPause and autoPauseMemory = false as onTimeout "pause", the
+// same as one that keeps its memory.
+const labelOnTimeout = platform.LabelPrefix + "on-timeout"
+
 // createTimeout is the timeout (in whole seconds) a create sends.
 func createTimeout(lc platform.Lifecycle) int64 {
 	if lc.Timeout <= 0 {
@@ -47,8 +52,10 @@ func checkSandboxSpec(spec platform.SandboxSpec, caps platform.Capabilities) err
 		return unsupported("auto_archive_after")
 	case spec.Lifecycle.AutoDeleteAfter != 0:
 		return unsupported("auto_delete_after")
-	case spec.Lifecycle.OnTimeout == platform.OnTimeoutStop:
-		return unsupported(`on_timeout = "stop" (E2B kills or pauses a box at its timeout)`)
+	case networkError(spec.Network) != nil:
+		return networkError(spec.Network)
+	case spec.AutoResume && spec.Lifecycle.OnTimeout != platform.OnTimeoutPause:
+		return autoResumeError
 	case caps.Attribute(platform.AttrSandboxTimeout).MaxDuration > 0 && spec.Lifecycle.Timeout > caps.Attribute(platform.AttrSandboxTimeout).MaxDuration:
 		return fmt.Errorf("timeout %s is above the %s maximum of this E2B tier", spec.Lifecycle.Timeout, caps.Attribute(platform.AttrSandboxTimeout).MaxDuration)
 	}
@@ -74,6 +81,9 @@ func sandboxMetadata(spec platform.SandboxSpec) map[string]string {
 	if spec.Lifecycle.Timeout > 0 {
 		md[labelTimeout] = strconv.FormatInt(createTimeout(spec.Lifecycle), 10)
 	}
+	if spec.Lifecycle.OnTimeout == platform.OnTimeoutStop {
+		md[labelOnTimeout] = string(platform.OnTimeoutStop)
+	}
 	return md
 }
 
@@ -87,8 +97,18 @@ func createRequest(spec platform.SandboxSpec, mountNames map[string]string) (new
 	req := newSandbox{
 		TemplateID: tpl,
 		Timeout:    createTimeout(spec.Lifecycle),
-		AutoPause:  spec.Lifecycle.OnTimeout == platform.OnTimeoutPause,
 		Metadata:   sandboxMetadata(spec),
+	}
+	switch spec.Lifecycle.OnTimeout {
+	case platform.OnTimeoutPause:
+		req.AutoPause = true
+	case platform.OnTimeoutStop:
+		// A pause at the timeout that keeps only the filesystem.
+		req.AutoPause, req.AutoPauseMemory = true, new(bool)
+	}
+	req.AllowInternetAccess, req.Network = networkRequest(spec.Network)
+	if spec.AutoResume {
+		req.AutoResume = &autoResumeAPI{Enabled: true}
 	}
 	if len(spec.Env) > 0 {
 		req.EnvVars = maps.Clone(spec.Env)
@@ -153,9 +173,9 @@ func sandboxFromDetail(d sandboxDetail, volumeIDs map[string]string) *platform.S
 	}
 	// Kill is E2B's default and what an unset on_timeout means, so only a
 	// pause is reported: an import then matches a configuration without it.
-	if d.Lifecycle != nil && d.Lifecycle.OnTimeout == "pause" {
-		sb.Lifecycle.OnTimeout = platform.OnTimeoutPause
-	}
+	sb.Lifecycle.OnTimeout = onTimeoutOf(d)
+	sb.Network = networkOf(d)
+	sb.AutoResume = d.Lifecycle != nil && d.Lifecycle.AutoResume
 	for _, m := range d.VolumeMounts {
 		id := volumeIDs[m.Name]
 		if id == "" {
@@ -164,4 +184,17 @@ func sandboxFromDetail(d sandboxDetail, volumeIDs map[string]string) *platform.S
 		sb.VolumeMounts = append(sb.VolumeMounts, platform.VolumeMount{VolumeID: id, Path: m.Path})
 	}
 	return sb
+}
+
+// onTimeoutOf is what the box does at its timeout: "" for E2B's default,
+// kill; pause; or stop, a pause without memory, which E2B reports as a pause
+// and the box's metadata records.
+func onTimeoutOf(d sandboxDetail) platform.OnTimeoutAction {
+	switch {
+	case d.Lifecycle == nil || d.Lifecycle.OnTimeout != "pause":
+		return ""
+	case d.Metadata[labelOnTimeout] == string(platform.OnTimeoutStop):
+		return platform.OnTimeoutStop
+	}
+	return platform.OnTimeoutPause
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -254,20 +255,72 @@ func (s *sandboxes) pause(ctx context.Context, id string, memory bool) error {
 	return err
 }
 
-// Update makes the one in-place change E2B offers: the timeout (POST
-// /sandboxes/{id}/timeout; the box now expires timeout from now). A box's
-// size, labels (metadata), env and on_timeout are fixed at create: a change
-// of any of them is ErrUnsupported.
+// Update makes the in-place changes E2B offers: the timeout (POST
+// /sandboxes/{id}/timeout; the box now expires timeout from now) and the
+// network (PUT /sandboxes/{id}/network). A box's size, labels (metadata),
+// env and on_timeout are fixed at create: a change of any of them is
+// ErrUnsupported.
 func (s *sandboxes) Update(ctx context.Context, id string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
 	switch {
 	case change.CPUCount != nil || change.MemoryMB != nil:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "resizing a sandbox"}
 	case change.Labels != nil || change.Env != nil:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "changing a sandbox's labels or env (replace the sandbox)"}
-	case change.Lifecycle == nil:
+	}
+	if change.Network != nil {
+		if err := s.setNetwork(ctx, id, *change.Network); err != nil {
+			return nil, err
+		}
+	}
+	if change.Lifecycle == nil {
 		return s.Get(ctx, id)
 	}
 	return s.setLifecycle(ctx, id, change.Lifecycle.Lifecycle)
+}
+
+// setNetwork replaces the box's egress settings. E2B changes them only on
+// a running box (a paused one is "not found"), so a paused box is resumed
+// for the change and paused again, with its memory (E2B does not say
+// whether it had any), also when the change fails.
+func (s *sandboxes) setNetwork(ctx context.Context, id string, n platform.Network) (err error) {
+	if err := networkError(&n); err != nil {
+		return err
+	}
+	defer s.p.lockBox(id)()
+	d, err := s.detail(ctx, id)
+	if err != nil {
+		return err
+	}
+	if d.State != "running" {
+		defer func() {
+			if perr := s.pauseAfter(ctx, id, true); perr != nil {
+				err = errors.Join(err, fmt.Errorf("sandbox %s was resumed to change its network and could not be paused "+
+					"again (apply again to bring it back to its configured state): %w", id, perr))
+			}
+		}()
+		if err := s.resume(ctx, id, d); err != nil {
+			return fmt.Errorf("resume the %s sandbox to change its network (E2B changes it only on a running sandbox): %w",
+				d.State, notFound(err, "sandbox", id))
+		}
+	}
+	_, err = s.p.do(ctx, "PUT", "/sandboxes/"+pathID(id)+"/network", nil, networkUpdateRequest(n), nil)
+	return notFound(err, "sandbox", id)
+}
+
+// pauseAfterGrace bounds the pause that puts back a box resumed for a
+// change or a snapshot when the operation's own deadline has passed.
+const pauseAfterGrace = 2 * time.Minute
+
+// pauseAfter pauses a box resumed for a change or a snapshot again, within
+// ctx's deadline, or, when that has passed (the operation failed on it),
+// within pauseAfterGrace, so the box is never left running.
+func (s *sandboxes) pauseAfter(ctx context.Context, id string, memory bool) error {
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), pauseAfterGrace)
+		defer cancel()
+	}
+	return notFound(s.pause(ctx, id, memory), "sandbox", id)
 }
 
 // setLifecycle changes the timeout in place, refusing any other change.
@@ -276,9 +329,9 @@ func (s *sandboxes) setLifecycle(ctx context.Context, id string, lc platform.Lif
 	if err != nil {
 		return nil, err
 	}
-	current := platform.OnTimeoutKill
-	if d.Lifecycle != nil && d.Lifecycle.OnTimeout == "pause" {
-		current = platform.OnTimeoutPause
+	current := onTimeoutOf(d)
+	if current == "" {
+		current = platform.OnTimeoutKill
 	}
 	want := lc.OnTimeout
 	if want == "" {
@@ -312,4 +365,17 @@ func (s *sandboxes) Delete(ctx context.Context, id string) error {
 		return nil
 	}
 	return err
+}
+
+// lockBox takes the lock of box id and returns its release: operations
+// that resume a paused box for a moment (a snapshot, a network change) run
+// one at a time on it within this provider.
+func (p *Platform) lockBox(id string) func() {
+	v, _ := p.boxLocks.LoadOrStore(id, &sync.Mutex{})
+	mu, ok := v.(*sync.Mutex)
+	if !ok {
+		return func() {} // boxLocks holds only mutexes
+	}
+	mu.Lock()
+	return mu.Unlock
 }

@@ -203,9 +203,8 @@ func TestSandboxRefusalsOnFake(t *testing.T) {
 	p, fake := e2bTestPlatform(t, e2bfake.Options{})
 	tpl := e2bTestTemplate(t, p)
 	for name, spec := range map[string]platform.SandboxSpec{
-		"cpu":           {TemplateID: tpl, CPUCount: 2},
-		"idle":          {TemplateID: tpl, Lifecycle: platform.Lifecycle{IdleTimeout: time.Minute}},
-		"stop on limit": {TemplateID: tpl, Lifecycle: platform.Lifecycle{OnTimeout: platform.OnTimeoutStop}},
+		"cpu":  {TemplateID: tpl, CPUCount: 2},
+		"idle": {TemplateID: tpl, Lifecycle: platform.Lifecycle{IdleTimeout: time.Minute}},
 	} {
 		if _, err := p.Sandboxes().Create(context.Background(), spec); !errors.Is(err, platform.ErrUnsupported) {
 			t.Errorf("%s: %v, want unsupported", name, err)

@@ -20,7 +20,11 @@ import (
 type snapshots struct{ p *Platform }
 
 // Create snapshots a sandbox. The box is paused briefly and resumed by E2B.
-func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*platform.Snapshot, error) {
+// E2B snapshots only running boxes (a paused one is "not found"), so a
+// paused box is resumed for the snapshot and paused again afterwards, with
+// its memory unless the provider recorded it as stopped, whatever happens
+// to the snapshot.
+func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (snap *platform.Snapshot, err error) {
 	switch {
 	case spec.VolumeID != "":
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "volume snapshots"}
@@ -31,12 +35,32 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	case len(spec.Labels) > 0:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "snapshot labels (E2B snapshots have only a name)"}
 	}
-	box, err := (&sandboxes{p: s.p}).Get(ctx, spec.SandboxID)
+	// Alone on the box: another snapshot or network change of it would
+	// find it running and leave it to this one to pause it again, or
+	// find it paused again half-way.
+	defer s.p.lockBox(spec.SandboxID)()
+	boxes := &sandboxes{p: s.p}
+	d, err := boxes.detail(ctx, spec.SandboxID)
 	if err != nil {
 		return nil, err
 	}
+	box := sandboxFromDetail(d, nil)
 	if err := s.refuseTakenName(ctx, spec.Name); err != nil {
 		return nil, err
+	}
+	if d.State != "running" {
+		// Put back whatever happens, also after a resume whose answer was
+		// lost (a box still paused answers the pause with a conflict, which
+		// is no error).
+		defer func() {
+			if perr := s.pauseAgain(ctx, spec); perr != nil {
+				err = errors.Join(err, perr)
+			}
+		}()
+		if err := boxes.resume(ctx, spec.SandboxID, d); err != nil {
+			return nil, fmt.Errorf("resume the %s sandbox to snapshot it (E2B snapshots only running sandboxes): %w",
+				d.State, notFound(err, "sandbox", spec.SandboxID))
+		}
 	}
 	// The box's earlier snapshots, so a create whose answer was lost can
 	// tell the one it made from those.
@@ -48,7 +72,7 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(spec.SandboxID)+"/snapshots", nil, snapshotRequest{Name: spec.Name}, &info)
 	if err != nil {
 		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return nil, notFound(err, "sandbox", spec.SandboxID)
+			return nil, s.snapshotRefused(ctx, spec.SandboxID, err)
 		}
 		made, lerr := s.findLost(ctx, spec, before, err)
 		if lerr != nil {
@@ -56,13 +80,45 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		}
 		info = *made
 	}
-	snap := snapshotFromInfo(info)
+	snap = snapshotFromInfo(info)
 	snap.SandboxID = spec.SandboxID
 	snap.ParentSnapshotID = box.FromSnapshotID
 	if snap.Name == "" {
 		snap.Name = spec.Name
 	}
 	return snap, nil
+}
+
+// snapshotRefused explains a refused snapshot. E2B answers "not found" for
+// a box that exists but is not running (paused meanwhile, by its timeout or
+// by someone else): that box is named as paused, never as missing.
+func (s *snapshots) snapshotRefused(ctx context.Context, id string, err error) error {
+	if !rest.IsNotFound(err) {
+		return err
+	}
+	d, gerr := (&sandboxes{p: s.p}).detail(ctx, id)
+	if gerr != nil || d.State == "running" {
+		return notFound(err, "sandbox", id)
+	}
+	return fmt.Errorf("sandbox %s was %s while it was being snapshotted (E2B snapshots only running sandboxes); "+
+		"apply again", id, d.State)
+}
+
+// pauseAgain pauses a box resumed for its snapshot again: without its
+// memory when the provider recorded it stopped, else with it (E2B does not
+// say which kind of pause a box had; keeping memory loses nothing), never
+// leaving it running (sandboxes.pauseAfter).
+func (s *snapshots) pauseAgain(ctx context.Context, spec platform.SnapshotSpec) error {
+	memory := spec.SandboxState != platform.StateStopped
+	if err := (&sandboxes{p: s.p}).pauseAfter(ctx, spec.SandboxID, memory); err != nil {
+		kind := "paused"
+		if !memory {
+			kind = "stopped"
+		}
+		return fmt.Errorf("sandbox %s was resumed to be snapshotted and could not be %s again: %w (apply again to "+
+			"bring it back to its configured state)", spec.SandboxID, kind, err)
+	}
+	return nil
 }
 
 // findLost finds the snapshot a create whose answer (createErr) was lost

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -68,9 +69,12 @@ func (t *templates) Rebuild(ctx context.Context, id string, spec platform.Templa
 	return t.build(ctx, id, spec)
 }
 
-// build requests a build under spec.Name, uploads the context, starts the
-// build and follows it to the end. wantID, when set, is the id the build
-// must land on.
+// build requests a build under spec.Name, uploads the layers of its COPY
+// steps, starts the build and follows it to the end. wantID, when set, is
+// the id the build must land on. Once the template exists, a failure
+// returns it with the error, so the caller can keep it (a failed first
+// build is saved tainted, not orphaned). Errors do not repeat the
+// template's name: the caller names it.
 func (t *templates) build(ctx context.Context, wantID string, spec platform.TemplateSpec) (*platform.Template, error) {
 	if err := t.p.ValidateTemplateSpec(spec); err != nil {
 		return nil, err
@@ -87,31 +91,59 @@ func (t *templates) build(ctx context.Context, wantID string, spec platform.Temp
 	if spec.DiskMB != 0 {
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "template disk size (disk_mb)"}
 	}
+	// The files each COPY step takes are found and hashed before anything
+	// is made: a missing source fails with nothing left behind.
+	layers, err := copyLayers(spec.ContextDir, start.Steps)
+	if err != nil {
+		return nil, err
+	}
 	reqd, err := t.requestBuild(ctx, wantID, spec)
 	if err != nil {
 		return nil, err
 	}
 	if wantID != "" && reqd.TemplateID != wantID {
-		return nil, fmt.Errorf("template %q: E2B put the new build on template %s, not %s; was the template renamed outside Terraform?",
-			spec.Name, reqd.TemplateID, wantID)
+		return nil, fmt.Errorf("E2B put the new build on template %s, not %s; was the template renamed outside Terraform?",
+			reqd.TemplateID, wantID)
 	}
-	if err := t.uploadContext(ctx, reqd.TemplateID, spec, start); err != nil {
-		return nil, err
+	// From here on the template exists.
+	failed := func(err error) (*platform.Template, error) {
+		return t.afterFailure(ctx, reqd, spec), err
+	}
+	if err := t.uploadLayers(ctx, reqd.TemplateID, layers); err != nil {
+		return failed(err)
 	}
 	path := "/v2/templates/" + pathID(reqd.TemplateID) + "/builds/" + pathID(reqd.BuildID)
 	if _, err := t.p.do(ctx, "POST", path, nil, start, nil); err != nil {
-		return nil, fmt.Errorf("starting the build of template %q: %w", spec.Name, err)
+		return failed(fmt.Errorf("starting build %s: %w", reqd.BuildID, err))
 	}
-	if err := t.follow(ctx, spec.Name, reqd.TemplateID, reqd.BuildID); err != nil {
-		return nil, err
+	if err := t.follow(ctx, spec.Name, reqd.TemplateID, reqd.BuildID, start.Steps); err != nil {
+		return failed(err)
 	}
 	tpl, err := t.Get(ctx, reqd.TemplateID)
 	if err != nil {
-		return nil, err
+		return failed(err)
+	}
+	if spec.Public != nil && *spec.Public != tpl.Public {
+		path := "/v2/templates/" + pathID(reqd.TemplateID)
+		if _, err := t.p.do(ctx, "PATCH", path, nil, templateUpdate{Public: *spec.Public}, nil); err != nil {
+			return failed(fmt.Errorf("setting public = %t: %w", *spec.Public, err))
+		}
+		tpl.Public = *spec.Public
 	}
 	// E2B does not report the commands back; they are what was built.
 	tpl.StartCmd, tpl.ReadyCmd = spec.StartCmd, spec.ReadyCmd
 	return tpl, nil
+}
+
+// afterFailure is the template a failed build leaves: as E2B reports it,
+// else what is known of it (the read may fail for the reason the build did).
+func (t *templates) afterFailure(ctx context.Context, reqd templateCreateResponse, spec platform.TemplateSpec) *platform.Template {
+	tpl, err := t.Get(ctx, reqd.TemplateID)
+	if err != nil {
+		tpl = &platform.Template{ID: reqd.TemplateID, Name: spec.Name, BuildID: reqd.BuildID, Status: "error", Labels: map[string]string{}}
+	}
+	tpl.StartCmd, tpl.ReadyCmd = spec.StartCmd, spec.ReadyCmd
+	return tpl
 }
 
 // buildStartRequest is the TemplateBuildStartV2 body for spec.
@@ -154,7 +186,7 @@ func (t *templates) requestBuild(ctx context.Context, wantID string, spec platfo
 			return out, nil
 		}
 		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return out, fmt.Errorf("requesting a build of template %q: %w", spec.Name, err)
+			return out, fmt.Errorf("requesting a build: %w", err)
 		}
 		lastErr = err
 		templateID := known
@@ -194,7 +226,7 @@ func (t *templates) requestBuild(ctx context.Context, wantID string, spec platfo
 		// asking again under the same name adds a build to it.
 		known = templateID
 	}
-	return templateCreateResponse{}, fmt.Errorf("requesting a build of template %q: %w", spec.Name, lastErr)
+	return templateCreateResponse{}, fmt.Errorf("requesting a build: %w", lastErr)
 }
 
 // newestBuild returns the most recent build with the status ("" = any),
@@ -248,38 +280,67 @@ func (t *templates) findByName(ctx context.Context, name string) (*templateListe
 	return nil, nil
 }
 
+// buildLogTail is how many of a failed build's last log lines its error
+// shows.
+const buildLogTail = 10
+
 // follow polls the build until it is ready or failed, writing its log
-// lines to the provider log as they arrive.
-func (t *templates) follow(ctx context.Context, name, templateID, buildID string) error {
+// lines to the provider log as they arrive. A failed build's error names
+// the failing step (with its instruction) and the last lines of its log.
+func (t *templates) follow(ctx context.Context, name, templateID, buildID string, steps []templateStep) error {
 	path := "/templates/" + pathID(templateID) + "/builds/" + pathID(buildID) + "/status"
 	offset := 0
+	var tail []string
 	for {
 		var info templateBuildInfo
 		q := map[string][]string{"logsOffset": {fmt.Sprint(offset)}}
 		if _, err := t.p.do(ctx, "GET", path, q, nil, &info); err != nil {
-			return fmt.Errorf("reading the build status of template %q: %w", name, err)
+			return fmt.Errorf("reading the status of build %s: %w", buildID, err)
 		}
 		for _, e := range info.LogEntries {
 			tflog.Info(ctx, "e2b build: "+e.Message, map[string]any{"template": name, "level": e.Level, "step": e.Step})
+			tail = append(tail, e.Message)
+			if len(tail) > buildLogTail {
+				tail = tail[1:]
+			}
 		}
 		offset += len(info.LogEntries)
 		switch info.Status {
 		case "ready":
 			return nil
 		case "error":
-			msg := "the build failed"
-			if info.Reason != nil && info.Reason.Message != "" {
-				msg = info.Reason.Message
-				if info.Reason.Step != "" {
-					msg += " (step " + info.Reason.Step + ")"
-				}
-			}
-			return fmt.Errorf("template %q build %s failed: %s", name, buildID, msg)
+			return buildFailure(buildID, info, steps, tail)
 		}
 		if err := t.p.sleep(ctx, t.p.poll); err != nil {
-			return fmt.Errorf("waiting for the build of template %q: %w", name, err)
+			return fmt.Errorf("waiting for build %s: %w", buildID, err)
 		}
 	}
+}
+
+// buildFailure describes a failed build: the step E2B names (its number
+// and instruction: E2B numbers the request's steps from 1, besides "base"
+// and "finalize"), its reason and the last lines of the build log.
+func buildFailure(buildID string, info templateBuildInfo, steps []templateStep, tail []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "build %s failed", buildID)
+	msg := "E2B gave no reason"
+	if info.Reason != nil {
+		if info.Reason.Step != "" {
+			fmt.Fprintf(&b, " at step %s", info.Reason.Step)
+			if n, err := strconv.Atoi(info.Reason.Step); err == nil && n >= 1 && n <= len(steps) {
+				st := steps[n-1]
+				fmt.Fprintf(&b, " (%s %s)", st.Type, strings.TrimSpace(strings.Join(st.Args, " ")))
+			}
+		}
+		if info.Reason.Message != "" {
+			msg = info.Reason.Message
+		}
+	}
+	fmt.Fprintf(&b, ": %s", msg)
+	if len(tail) > 0 {
+		fmt.Fprintf(&b, "\nLast lines of the build log:\n  %s", strings.Join(tail, "\n  "))
+	}
+	return errors.New(b.String())
 }
 
 // Get implements platform.TemplateService.
@@ -294,7 +355,7 @@ func (t *templates) Get(ctx context.Context, id string) (*platform.Template, err
 // templateFromBuilds normalizes a template: its build, status and size are
 // those of its newest ready build, else its newest build.
 func templateFromBuilds(w templateWithBuilds) *platform.Template {
-	tpl := &platform.Template{ID: w.TemplateID, CreatedAt: w.CreatedAt, Labels: map[string]string{}}
+	tpl := &platform.Template{ID: w.TemplateID, CreatedAt: w.CreatedAt, Public: w.Public, Labels: map[string]string{}}
 	if len(w.Names) > 0 {
 		tpl.Name = shortName(w.Names[0])
 	}

@@ -82,7 +82,7 @@ func TestTemplateLifecycleOnFake(t *testing.T) {
 func TestTemplateFailedBuildOnFake(t *testing.T) {
 	p, fake := e2bTestPlatform(t, e2bfake.Options{})
 	fake.FailNextBuild("broken", "step 2 exited with 1")
-	_, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "broken", Dockerfile: "FROM alpine\nRUN false\n"})
+	_, err := p.Templates().Create(context.Background(), platform.TemplateSpec{Name: "broken", Dockerfile: "FROM alpine\nRUN make\n"})
 	if err == nil || !strings.Contains(err.Error(), "step 2 exited with 1") {
 		t.Fatalf("err = %v, want the build's failure reason", err)
 	}

@@ -46,6 +46,42 @@ type attributeCase struct {
 	// check is what the state says after the change to `to`
 	// (attribute key and value); nil: name = unquoted to.
 	check map[string]string
+	// block names the single nested block the attribute is set in
+	// ("network"): the lines of one block's attributes are merged into
+	// one block (mergeBlocks).
+	block string
+}
+
+// inBlock is an attribute case set inside the single nested block block;
+// after the change, the state's block.check is want.
+func inBlock(block, name, refused, from, to, check, want string) attributeCase {
+	return attributeCase{name: name, shown: block + "." + name, block: block, refused: refused, from: from, to: to,
+		set:   func(v string) string { return fmt.Sprintf("  %s {\n    %s = %s\n  }", block, name, v) },
+		check: map[string]string{block + "." + check: want}}
+}
+
+// blockLine matches a line set by inBlock.
+var blockLine = regexp.MustCompile(`(?s)^  (\w+) \{\n(.*)\n  \}$`)
+
+// mergeBlocks merges the lines that set attributes of one single nested
+// block (inBlock) into one block, where the first of them stood.
+func mergeBlocks(lines []string) []string {
+	var out []string
+	at := map[string]int{}
+	for _, l := range lines {
+		m := blockLine.FindStringSubmatch(l)
+		if m == nil || m[1] == "volume_mount" {
+			out = append(out, l)
+			continue
+		}
+		if i, ok := at[m[1]]; ok {
+			out[i] = strings.TrimSuffix(out[i], "\n  }") + "\n" + m[2] + "\n  }"
+			continue
+		}
+		at[m[1]] = len(out)
+		out = append(out, l)
+	}
+	return out
 }
 
 // attributeCases is the catalog: every key a table may hold.
@@ -72,6 +108,7 @@ func attributeCases(h Harness) map[string]attributeCase {
 		platform.AttrTemplateMemoryMB: {name: "memory_mb", refused: "512", number: true, from: "512", to: "1024"},
 		platform.AttrTemplateDiskMB:   {name: "disk_mb", refused: "2048", number: true, from: "2048", to: "4096"},
 		platform.AttrTemplateLabels:   labels(),
+		platform.AttrTemplatePublic:   {name: "public", refused: "true", from: "false", to: "true"},
 
 		platform.AttrVolumeSizeGB:         {name: "size_gb", refused: "10", number: true, from: "10", to: "20"},
 		platform.AttrVolumeRegion:         {name: "region", refused: `"ams"`},
@@ -105,6 +142,15 @@ func attributeCases(h Harness) map[string]attributeCase {
 		platform.AttrSandboxTimeout: duration("timeout", hclDuration(timeoutFrom), hclDuration(timeoutTo)),
 		platform.AttrSandboxOnTimeout: {name: "on_timeout", refused: `"kill"`, values: []string{`"kill"`, `"pause"`, `"stop"`},
 			from: `"kill"`, to: `"pause"`, needs: []string{fmt.Sprintf("  timeout = %q", hclDuration(timeoutTo))}},
+		platform.AttrSandboxNetworkInternet: func() attributeCase {
+			c := inBlock("network", "internet", "false", "true", "false", "internet", "false")
+			c.values = []string{"true", "false"}
+			return c
+		}(),
+		platform.AttrSandboxNetworkAllowOut: inBlock("network", "allow_out", `["10.0.0.1/32"]`, `["10.0.0.1/32"]`, `["10.0.0.2/32"]`, "allow_out.0", "10.0.0.2/32"),
+		platform.AttrSandboxNetworkDenyOut:  inBlock("network", "deny_out", `["10.9.0.0/16"]`, `["10.9.0.0/16"]`, `["10.8.0.0/16"]`, "deny_out.0", "10.8.0.0/16"),
+		platform.AttrSandboxAutoResume: {name: "auto_resume", refused: "true", values: []string{"true", "false"},
+			from: "false", to: "true", needs: []string{`  on_timeout = "pause"`, fmt.Sprintf("  timeout = %q", hclDuration(timeoutTo))}},
 		platform.AttrSandboxIdleTimeout:      duration("idle_timeout", "30m", "1h"),
 		platform.AttrSandboxAutoArchiveAfter: duration("auto_archive_after", "1h", "2h"),
 		platform.AttrSandboxAutoDeleteAfter:  duration("auto_delete_after", "1h", "2h"),
@@ -339,6 +385,7 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 			}
 			lines = append(lines, c.line(values[key]))
 		}
+		lines = mergeBlocks(lines)
 		switch kind {
 		case platform.KindTemplate:
 			body := h.TemplateConfig(r.name + "-tpl")

@@ -24,15 +24,21 @@ func TestE2BFakeTemplateBuild(t *testing.T) {
 	}
 
 	// Build files: not present, uploaded to the returned URL, then present.
+	appLayer := gzipTar(t, map[string]string{"app/main.py": "print(1)", "app/req.txt": ""})
+	appEntries, err := unpackLayer(appLayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appHash, _ := sdkFilesHash("app", "/app", appEntries)
 	var link buildFileUpload
-	api.must(http.StatusCreated, "GET", "/templates/"+created.TemplateID+"/files/abc123", nil).decode(t, &link)
+	api.must(http.StatusCreated, "GET", "/templates/"+created.TemplateID+"/files/"+appHash, nil).decode(t, &link)
 	if link.Present || link.URL == "" {
 		t.Fatalf("first file link = %+v, want an upload URL", link)
 	}
-	if st := api.upload(link.URL, []byte("tar bytes")); st != http.StatusOK {
+	if st := api.upload(link.URL, appLayer); st != http.StatusOK {
 		t.Fatalf("upload status %d", st)
 	}
-	api.must(http.StatusCreated, "GET", "/templates/"+created.TemplateID+"/files/abc123", nil).decode(t, &link)
+	api.must(http.StatusCreated, "GET", "/templates/"+created.TemplateID+"/files/"+appHash, nil).decode(t, &link)
 	if !link.Present {
 		t.Fatal("uploaded files are not present")
 	}
@@ -45,7 +51,7 @@ func TestE2BFakeTemplateBuild(t *testing.T) {
 	}
 	api.must(http.StatusAccepted, "POST", "/v2/templates/"+created.TemplateID+"/builds/"+created.BuildID, map[string]any{
 		"fromImage": "python:3.12",
-		"steps":     []map[string]any{{"type": "COPY", "args": []string{"app", "/app"}, "filesHash": "abc123"}, {"type": "RUN", "args": []string{"pip install -r /app/req.txt"}}},
+		"steps":     []map[string]any{{"type": "COPY", "args": []string{"app", "/app"}, "filesHash": appHash}, {"type": "RUN", "args": []string{"pip install -r /app/req.txt"}}},
 		"startCmd":  "python /app/main.py",
 	})
 	for poll, want := range []string{buildBuilding, buildBuilding, buildReady} {
@@ -108,7 +114,7 @@ func TestE2BFakeTemplateBuild(t *testing.T) {
 	api.must(http.StatusNotFound, "GET", "/templates/aliases/nope", nil)
 
 	views := srv.Templates()
-	if len(views) != 2 || views[0].Files["abc123"] != len("tar bytes") || len(views[0].Builds[0].Steps) != 2 ||
+	if len(views) != 2 || views[0].Files[appHash] != len(appLayer) || views[0].Uploads[appHash] != 1 || len(views[0].Builds[0].Steps) != 2 ||
 		views[0].Builds[0].StartCmd != "python /app/main.py" || views[0].Builds[1].Reason != "apt-get exited with 100" {
 		t.Fatalf("template views = %+v", views)
 	}

@@ -13,6 +13,7 @@ var handlers = map[string]func(*Server, *call) reply{
 	"GET /v2/templates":                                   (*Server).listTemplates,
 	"GET /templates/aliases/{alias}":                      (*Server).templateByAlias,
 	"DELETE /templates/{templateID}":                      (*Server).deleteTemplate,
+	"PATCH /v2/templates/{templateID}":                    (*Server).updateTemplate,
 
 	"POST /sandboxes":                       (*Server).createSandbox,
 	"GET /sandboxes/{sandboxID}":            (*Server).getSandbox,
@@ -20,6 +21,7 @@ var handlers = map[string]func(*Server, *call) reply{
 	"POST /sandboxes/{sandboxID}/pause":     (*Server).pauseSandbox,
 	"POST /sandboxes/{sandboxID}/connect":   (*Server).connectSandbox,
 	"POST /sandboxes/{sandboxID}/timeout":   (*Server).setSandboxTimeout,
+	"PUT /sandboxes/{sandboxID}/network":    (*Server).updateSandboxNetwork,
 	"DELETE /sandboxes/{sandboxID}":         (*Server).killSandbox,
 	"POST /sandboxes/{sandboxID}/snapshots": (*Server).createSnapshot,
 	"GET /snapshots":                        (*Server).listSnapshots,

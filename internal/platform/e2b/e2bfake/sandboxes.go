@@ -37,6 +37,9 @@ type sandboxDetailJSON struct {
 	State        string            `json:"state"`
 	Lifecycle    *lifecycleJSON    `json:"lifecycle,omitempty"`
 	VolumeMounts []volumeMount     `json:"volumeMounts"`
+	// AllowInternetAccess is null when never set.
+	AllowInternetAccess *bool        `json:"allowInternetAccess"`
+	Network             *networkJSON `json:"network,omitempty"`
 }
 
 func (s *Server) sandboxReply(status int, sb *sandbox) reply {
@@ -52,8 +55,9 @@ func detail(sb *sandbox) sandboxDetailJSON {
 	return sandboxDetailJSON{TemplateID: sb.templateID, Alias: sb.alias, SandboxID: sb.id, ClientID: fakeClientID,
 		StartedAt: sb.startedAt.UTC(), EndAt: sb.endAt.UTC(), EnvdVersion: envdVersion, CPUCount: sb.cpu, MemoryMB: sb.memMB,
 		DiskSizeMB: defaultDiskMB, Metadata: copyMap(sb.metadata), State: sb.state,
-		Lifecycle:    &lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: onTimeout},
-		VolumeMounts: append([]volumeMount{}, sb.volumeMounts...)}
+		Lifecycle:           &lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: onTimeout},
+		VolumeMounts:        append([]volumeMount{}, sb.volumeMounts...),
+		AllowInternetAccess: sb.allowInternetAccess, Network: sb.network.egress()}
 }
 
 func copyMap(m map[string]string) map[string]string {
@@ -87,6 +91,8 @@ func (s *Server) createSandbox(c *call) reply {
 		Metadata        map[string]string       `json:"metadata"`
 		EnvVars         map[string]string       `json:"envVars"`
 		VolumeMounts    []volumeMount           `json:"volumeMounts"`
+		AllowInternet   *bool                   `json:"allow_internet_access"`
+		Network         *networkJSON            `json:"network"`
 	}
 	if err := json.Unmarshal(c.body, &req); err != nil {
 		return errorReply(http.StatusBadRequest, "invalid body: %v", err)
@@ -106,9 +112,25 @@ func (s *Server) createSandbox(c *call) reply {
 	if rep, ok := s.checkTimeout(timeout); !ok {
 		return rep
 	}
+	// E2B takes autoResume without autoPause (only its SDKs refuse it):
+	// such a box is killed at its timeout, and one paused by request
+	// resumes on traffic.
 	autoResume := req.AutoResume != nil && req.AutoResume.Enabled
-	if autoResume && !req.AutoPause {
-		return errorReply(http.StatusBadRequest, "autoResume requires autoPause")
+	// autoPauseMemory = false is a filesystem-only pause at the timeout:
+	// E2B refuses it without autoPause, and with autoResume (traffic cannot
+	// resume a box without memory) (e2b-dev/infra, handlers/sandbox_create.go).
+	filesystemOnly := req.AutoPauseMemory != nil && !*req.AutoPauseMemory
+	if filesystemOnly && !req.AutoPause {
+		return errorReply(http.StatusBadRequest, "autoPauseMemory=false only applies when autoPause is true.")
+	}
+	if filesystemOnly && autoResume {
+		return errorReply(http.StatusBadRequest, "autoPauseMemory=false (filesystem-only auto-pause) cannot be combined with "+
+			"autoResume: a filesystem-only snapshot cannot be auto-resumed by traffic and must be resumed explicitly.")
+	}
+	if req.Network != nil {
+		if rep, ok := checkEgress(req.Network.AllowOut, req.Network.DenyOut); !ok {
+			return rep
+		}
 	}
 	for _, m := range req.VolumeMounts {
 		if s.volumeByName(m.Name) == nil {
@@ -125,6 +147,7 @@ func (s *Server) createSandbox(c *call) reply {
 	if req.Secure {
 		sb.envdToken = randomID(32)
 	}
+	sb.allowInternetAccess, sb.network = req.AllowInternet, req.Network.egress()
 	s.sandboxes[sb.id] = sb
 	spawned := now.UTC()
 	t.spawnCount++

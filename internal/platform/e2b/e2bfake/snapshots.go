@@ -21,10 +21,18 @@ func (s *Server) snapshotInfo(t *template) snapshotInfoJSON {
 // createSnapshot stores the sandbox as a snapshot template with one ready
 // build. The sandbox keeps its ID and state. A name already used by a
 // snapshot adds a build to that snapshot, as the spec describes.
+//
+// E2B snapshots only running sandboxes: it looks the box up among the live
+// ones, where a paused box is not, and answers 404 with its "doesn't exist"
+// message (e2b-dev/infra, handlers/snapshot_template_create.go), exactly as
+// for a box that is gone.
 func (s *Server) createSnapshot(c *call) reply {
 	sb, rep, ok := s.sandboxOr404(c)
 	if !ok {
 		return rep
+	}
+	if sb.state != stateRunning {
+		return errorReply(http.StatusNotFound, "Sandbox %q doesn't exist or you don't have access to it", sb.id)
 	}
 	var req struct {
 		Name *string `json:"name"`

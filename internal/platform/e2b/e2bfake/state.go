@@ -43,11 +43,16 @@ type sandbox struct {
 	metadata        map[string]string
 	envVars         map[string]string
 	volumeMounts    []volumeMount
-	cpu, memMB      int
-	envdToken       string
-	pauseCount      int
-	pauseMemory     bool
-	listedFrom      time.Time // hidden from lists before (Options.ListLag)
+	// The egress settings: allowInternetAccess as the create (or a network
+	// update) set it, nil when never set; network nil when never given.
+	allowInternetAccess *bool
+	network             *networkJSON
+	networkUpdates      int
+	cpu, memMB          int
+	envdToken           string
+	pauseCount          int
+	pauseMemory         bool
+	listedFrom          time.Time // hidden from lists before (Options.ListLag)
 }
 
 type volumeMount struct {
@@ -66,7 +71,9 @@ type template struct {
 	lastSpawnedAt *time.Time
 	spawnCount    int64
 	builds        []*build
-	files         map[string]int // uploaded build-file hashes and their sizes
+	files         map[string]int    // uploaded build-file hashes and their sizes
+	layers        map[string][]byte // uploaded layer bytes by files hash, as stored
+	uploads       map[string]int    // uploads received per files hash
 	snapshot      bool
 	fromSandbox   string    // snapshot source sandbox
 	listedFrom    time.Time // hidden from lists before (Options.ListLag)

@@ -92,6 +92,9 @@ func (s *Server) buildFileUploadLink(c *call) reply {
 		return errorReply(http.StatusNotFound, "template %q not found", c.params["templateID"])
 	}
 	hash := c.params["hash"]
+	if !filesHashPattern.MatchString(hash) {
+		return errorReply(http.StatusBadRequest, "Invalid files hash")
+	}
 	if _, present := t.files[hash]; present {
 		return reply{status: http.StatusCreated, body: buildFileUpload{Present: true}}
 	}
@@ -137,15 +140,18 @@ func (s *Server) startBuild(c *call) reply {
 	}
 	b.logs = append(b.logs, logEntry{Timestamp: now, Level: "info", Message: fmt.Sprintf("Building template %s from %s", t.id, from), Step: "base"})
 	for i, st := range req.Steps {
-		stepName := strconv.Itoa(i + 1)
-		if st.FilesHash != "" {
-			if _, present := t.files[st.FilesHash]; !present && b.failReason == "" {
-				b.failReason = fmt.Sprintf("files with hash %s for step %d (%s) were never uploaded", st.FilesHash, i+1, st.Type)
-				b.failStep = stepName
-			}
+		if b.failReason != "" {
+			break // the builder stops at the first failing step
 		}
+		stepName := strconv.Itoa(i + 1)
 		b.logs = append(b.logs, logEntry{Timestamp: now, Level: "info", Step: stepName,
 			Message: fmt.Sprintf("Step %d/%d: %s %s", i+1, len(req.Steps), st.Type, strings.Join(st.Args, " "))})
+		if reason, output := s.runStep(t, st); reason != "" {
+			for _, line := range output {
+				b.logs = append(b.logs, logEntry{Timestamp: now, Level: "error", Step: stepName, Message: line})
+			}
+			b.failReason, b.failStep = reason, stepName
+		}
 	}
 	for _, key := range []string{t.id, t.name} {
 		if reason, ok := s.failNext[key]; ok && key != "" {
@@ -326,7 +332,8 @@ func (s *Server) aliases(t *template) []string {
 func (s *Server) getTemplate(c *call) reply {
 	t, _ := s.findTemplate(c.params["templateID"])
 	if t == nil {
-		return errorReply(http.StatusNotFound, "template %q not found", c.params["templateID"])
+		// Not in the spec's responses, but what E2B sends.
+		return errorReply(http.StatusNotFound, "Template %s not found", c.params["templateID"])
 	}
 	type indexed struct {
 		b *build
@@ -411,10 +418,31 @@ func (s *Server) templateByAlias(c *call) reply {
 func (s *Server) deleteTemplate(c *call) reply {
 	t, _ := s.findTemplate(c.params["templateID"])
 	if t == nil {
-		return errorReply(http.StatusNotFound, "template %q not found", c.params["templateID"])
+		// Not in the spec's responses, but what E2B sends.
+		return errorReply(http.StatusNotFound, "template '%s' not found", c.params["templateID"])
 	}
 	delete(s.templates, t.id)
 	return reply{status: http.StatusNoContent}
+}
+
+// updateTemplate sets whether a template is public, answering its names
+// (TemplateUpdateResponse), as E2B does.
+func (s *Server) updateTemplate(c *call) reply {
+	var req struct {
+		Public *bool `json:"public"`
+	}
+	if err := json.Unmarshal(c.body, &req); err != nil {
+		return errorReply(http.StatusBadRequest, "invalid body: %v", err)
+	}
+	t, _ := s.findTemplate(c.params["templateID"])
+	if t == nil || t.snapshot {
+		return errorReply(http.StatusNotFound, "template '%s' not found", c.params["templateID"])
+	}
+	if req.Public != nil {
+		t.public = *req.Public
+		t.updatedAt = c.now.UTC()
+	}
+	return reply{status: http.StatusOK, body: map[string]any{"names": s.names(t)}}
 }
 
 func nextTokenHeader(next string) http.Header {

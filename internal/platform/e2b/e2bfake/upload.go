@@ -44,7 +44,14 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	t, found := s.templates[templateID]
 	if found {
+		// Storage keeps whatever bytes arrive: a layer that is no gzipped
+		// tar, or lacks the step's files, fails the build that uses it.
+		if t.layers == nil {
+			t.layers, t.uploads = map[string][]byte{}, map[string]int{}
+		}
 		t.files[hash] = len(data)
+		t.layers[hash] = data
+		t.uploads[hash]++
 	}
 	s.mu.Unlock()
 	if !found {

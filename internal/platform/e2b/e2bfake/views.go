@@ -31,6 +31,12 @@ type SandboxView struct {
 	PausedWithMemory bool
 	CPUCount         int
 	MemoryMB         int
+	// AllowInternetAccess is as the create or the last network update set
+	// it (nil: never set); AllowOut and DenyOut are the egress rules.
+	AllowInternetAccess *bool
+	AllowOut, DenyOut   []string
+	// NetworkUpdates counts the accepted PUT .../network requests.
+	NetworkUpdates int
 }
 
 // VolumeMountView is one volume mounted into a sandbox, by volume name.
@@ -47,6 +53,11 @@ type TemplateView struct {
 	Builds   []BuildView
 	// Files maps uploaded build-file hashes to their size in bytes.
 	Files map[string]int
+	// Uploads counts the uploads received per files hash.
+	Uploads map[string]int
+	// LayerFiles lists, per files hash, the entries of the uploaded layer
+	// (nil when it is no gzipped tar).
+	LayerFiles map[string][]string
 }
 
 // BuildView is one template build.
@@ -110,6 +121,14 @@ func (s *Server) Sandboxes() []SandboxView {
 		for _, m := range sb.volumeMounts {
 			v.VolumeMounts = append(v.VolumeMounts, VolumeMountView(m))
 		}
+		if sb.allowInternetAccess != nil {
+			internet := *sb.allowInternetAccess
+			v.AllowInternetAccess = &internet
+		}
+		if sb.network != nil {
+			v.AllowOut, v.DenyOut = append([]string(nil), sb.network.AllowOut...), append([]string(nil), sb.network.DenyOut...)
+		}
+		v.NetworkUpdates = sb.networkUpdates
 		out = append(out, v)
 	}
 	return out
@@ -145,6 +164,14 @@ func (s *Server) Templates() []TemplateView {
 		v := TemplateView{ID: t.id, Name: t.name, Names: s.names(t), Public: t.public, CPUCount: t.cpu, MemoryMB: t.memMB, Files: map[string]int{}}
 		for h, n := range t.files {
 			v.Files[h] = n
+		}
+		v.Uploads, v.LayerFiles = map[string]int{}, map[string][]string{}
+		for h, n := range t.uploads {
+			v.Uploads[h] = n
+		}
+		for h, data := range t.layers {
+			entries, _ := unpackLayer(data)
+			v.LayerFiles[h] = entryNames(entries)
 		}
 		for _, b := range t.builds {
 			bv := BuildView{ID: b.id, Status: b.status, Tags: append([]string(nil), b.tags...), CPUCount: b.cpu, MemoryMB: b.memMB,
