@@ -113,13 +113,15 @@ func AttrName(key string) string {
 const (
 	AttrTemplateDockerfile = "template.dockerfile" // with context_dir
 	AttrTemplateImage      = "template.image"
-	AttrTemplateStartCmd   = "template.start_cmd"
-	AttrTemplateReadyCmd   = "template.ready_cmd"
-	AttrTemplateCPUCount   = "template.cpu_count"
-	AttrTemplateMemoryMB   = "template.memory_mb"
-	AttrTemplateDiskMB     = "template.disk_mb"
-	AttrTemplateLabels     = "template.labels"
-	AttrTemplatePublic     = "template.public"
+	// AttrTemplateFromTemplate: the Dockerfile's steps on top of another template.
+	AttrTemplateFromTemplate = "template.from_template"
+	AttrTemplateStartCmd     = "template.start_cmd"
+	AttrTemplateReadyCmd     = "template.ready_cmd"
+	AttrTemplateCPUCount     = "template.cpu_count"
+	AttrTemplateMemoryMB     = "template.memory_mb"
+	AttrTemplateDiskMB       = "template.disk_mb"
+	AttrTemplateLabels       = "template.labels"
+	AttrTemplatePublic       = "template.public"
 
 	AttrVolumeSizeGB         = "volume.size_gb"
 	AttrVolumeRegion         = "volume.region"
@@ -155,7 +157,7 @@ const (
 // AllAttributes lists every key a table may hold, in documentation order.
 func AllAttributes() []string {
 	return []string{
-		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels, AttrTemplatePublic,
+		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateFromTemplate, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels, AttrTemplatePublic,
 		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID,
 		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
 		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly,

@@ -49,13 +49,16 @@ type TemplateSpec struct {
 	// ContextDir is a local directory holding the files COPY and ADD read.
 	ContextDir string
 	// Image is a prebuilt image reference to adopt instead of building.
-	Image    string
-	StartCmd string
-	ReadyCmd string
-	CPUCount int64
-	MemoryMB int64
-	DiskMB   int64
-	Labels   map[string]string
+	Image string
+	// FromTemplate is the id of the template to build on: Dockerfile's
+	// steps (it has no FROM line) run on top of it.
+	FromTemplate string
+	StartCmd     string
+	ReadyCmd     string
+	CPUCount     int64
+	MemoryMB     int64
+	DiskMB       int64
+	Labels       map[string]string
 	// Public, when set, makes the template usable by every team of the
 	// platform (true) or by its own only (false); nil leaves it as it is.
 	Public *bool
@@ -63,18 +66,21 @@ type TemplateSpec struct {
 
 // Template is a built template as the platform reports it.
 type Template struct {
-	ID        string
-	Name      string
-	BuildID   string
-	Status    string
-	Image     string
-	StartCmd  string
-	ReadyCmd  string
-	CPUCount  int64
-	MemoryMB  int64
-	CreatedAt time.Time
-	Labels    map[string]string
-	Public    bool
+	ID      string
+	Name    string
+	BuildID string
+	Status  string
+	Image   string
+	// FromTemplate is the template it was built on, where the platform
+	// reports it ("" otherwise).
+	FromTemplate string
+	StartCmd     string
+	ReadyCmd     string
+	CPUCount     int64
+	MemoryMB     int64
+	CreatedAt    time.Time
+	Labels       map[string]string
+	Public       bool
 }
 
 // TemplateFilter selects templates; zero fields match everything.

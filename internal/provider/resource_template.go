@@ -62,37 +62,39 @@ func newTemplateResource(defs []platform.Definition) resource.Resource {
 
 // templateModel is the sbx_template state and plan.
 type templateModel struct {
-	ID          types.String   `tfsdk:"id"`
-	Name        types.String   `tfsdk:"name"`
-	Dockerfile  types.String   `tfsdk:"dockerfile"`
-	Image       types.String   `tfsdk:"image"`
-	ContextDir  types.String   `tfsdk:"context_dir"`
-	StartCmd    types.String   `tfsdk:"start_cmd"`
-	ReadyCmd    types.String   `tfsdk:"ready_cmd"`
-	CPUCount    types.Int64    `tfsdk:"cpu_count"`
-	MemoryMB    types.Int64    `tfsdk:"memory_mb"`
-	DiskMB      types.Int64    `tfsdk:"disk_mb"`
-	Labels      types.Map      `tfsdk:"labels"`
-	Public      types.Bool     `tfsdk:"public"`
-	ContextHash types.String   `tfsdk:"context_hash"`
-	BuildID     types.String   `tfsdk:"build_id"`
-	Status      types.String   `tfsdk:"status"`
-	CreatedAt   types.String   `tfsdk:"created_at"`
-	Timeouts    timeouts.Value `tfsdk:"timeouts"`
+	ID           types.String   `tfsdk:"id"`
+	Name         types.String   `tfsdk:"name"`
+	Dockerfile   types.String   `tfsdk:"dockerfile"`
+	Image        types.String   `tfsdk:"image"`
+	FromTemplate types.String   `tfsdk:"from_template"`
+	ContextDir   types.String   `tfsdk:"context_dir"`
+	StartCmd     types.String   `tfsdk:"start_cmd"`
+	ReadyCmd     types.String   `tfsdk:"ready_cmd"`
+	CPUCount     types.Int64    `tfsdk:"cpu_count"`
+	MemoryMB     types.Int64    `tfsdk:"memory_mb"`
+	DiskMB       types.Int64    `tfsdk:"disk_mb"`
+	Labels       types.Map      `tfsdk:"labels"`
+	Public       types.Bool     `tfsdk:"public"`
+	ContextHash  types.String   `tfsdk:"context_hash"`
+	BuildID      types.String   `tfsdk:"build_id"`
+	Status       types.String   `tfsdk:"status"`
+	CreatedAt    types.String   `tfsdk:"created_at"`
+	Timeouts     timeouts.Value `tfsdk:"timeouts"`
 }
 
 var (
-	pathTemplateDockerfile  = path.Root("dockerfile")
-	pathTemplateImage       = path.Root("image")
-	pathTemplateContextDir  = path.Root("context_dir")
-	pathTemplateStartCmd    = path.Root("start_cmd")
-	pathTemplateReadyCmd    = path.Root("ready_cmd")
-	pathTemplateCPUCount    = path.Root("cpu_count")
-	pathTemplateMemoryMB    = path.Root("memory_mb")
-	pathTemplateDiskMB      = path.Root("disk_mb")
-	pathTemplateLabels      = path.Root("labels")
-	pathTemplatePublic      = path.Root("public")
-	pathTemplateContextHash = path.Root("context_hash")
+	pathTemplateDockerfile   = path.Root("dockerfile")
+	pathTemplateImage        = path.Root("image")
+	pathTemplateFromTemplate = path.Root("from_template")
+	pathTemplateContextDir   = path.Root("context_dir")
+	pathTemplateStartCmd     = path.Root("start_cmd")
+	pathTemplateReadyCmd     = path.Root("ready_cmd")
+	pathTemplateCPUCount     = path.Root("cpu_count")
+	pathTemplateMemoryMB     = path.Root("memory_mb")
+	pathTemplateDiskMB       = path.Root("disk_mb")
+	pathTemplateLabels       = path.Root("labels")
+	pathTemplatePublic       = path.Root("public")
+	pathTemplateContextHash  = path.Root("context_hash")
 )
 
 func (r *templateResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -107,7 +109,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"name, the id stays the same across rebuilds and is known at plan time, so a template recreated under the " +
 			"same name (removed outside Terraform, say) replaces no sandbox made from it. What a template is on each " +
 			"platform is under `dockerfile`.\n\n" +
-			"A change to `dockerfile`, to any file under `context_dir` (tracked through `context_hash`), " +
+			"A change to `dockerfile`, `from_template`, to any file under `context_dir` (tracked through `context_hash`), " +
 			"`start_cmd`, `ready_cmd`, `cpu_count`, `memory_mb`, `disk_mb`, `labels` or `public` is a **rebuild**: an in-place " +
 			"update where the platform keeps the template id across builds, a replacement elsewhere (each attribute " +
 			"says which platforms change it in place).\n\n" +
@@ -163,6 +165,18 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"building one. Exactly one of `dockerfile` and `image` must be set.", defs, platform.AttrTemplateImage),
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"from_template": schema.StringAttribute{
+				MarkdownDescription: withPlatformNotes("The id of another template to build this one on (e.g. "+
+					"`sbx_template.base.id`): the `dockerfile`'s steps run on top of it. Requires `dockerfile`, which then "+
+					"has no `FROM` line (the base is the template: a `FROM` is a plan-time error naming its line); "+
+					"conflicts with `image`. A change rebuilds the template.", defs, platform.AttrTemplateFromTemplate),
+				Optional: true,
+				Validators: []validator.String{
+					stringvalidator.AlsoRequires(path.MatchRoot("dockerfile")),
+					stringvalidator.ConflictsWith(path.MatchRoot("image")),
+					stringvalidator.LengthAtLeast(1),
+				},
 			},
 			"context_dir": schema.StringAttribute{
 				MarkdownDescription: "Local directory holding the files the Dockerfile's `COPY` and `ADD` read. " +
@@ -407,17 +421,18 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 // templateSpecFrom turns a plan into what the platform builds.
 func templateSpecFrom(ctx context.Context, m templateModel, diags *diag.Diagnostics) platform.TemplateSpec {
 	return platform.TemplateSpec{
-		Name:       m.Name.ValueString(),
-		Dockerfile: m.Dockerfile.ValueString(),
-		ContextDir: m.ContextDir.ValueString(),
-		Image:      m.Image.ValueString(),
-		StartCmd:   m.StartCmd.ValueString(),
-		ReadyCmd:   m.ReadyCmd.ValueString(),
-		CPUCount:   m.CPUCount.ValueInt64(),
-		MemoryMB:   m.MemoryMB.ValueInt64(),
-		DiskMB:     m.DiskMB.ValueInt64(),
-		Labels:     mapFromTF(ctx, m.Labels, diags),
-		Public:     m.Public.ValueBoolPointer(),
+		Name:         m.Name.ValueString(),
+		Dockerfile:   m.Dockerfile.ValueString(),
+		ContextDir:   m.ContextDir.ValueString(),
+		Image:        m.Image.ValueString(),
+		FromTemplate: m.FromTemplate.ValueString(),
+		StartCmd:     m.StartCmd.ValueString(),
+		ReadyCmd:     m.ReadyCmd.ValueString(),
+		CPUCount:     m.CPUCount.ValueInt64(),
+		MemoryMB:     m.MemoryMB.ValueInt64(),
+		DiskMB:       m.DiskMB.ValueInt64(),
+		Labels:       mapFromTF(ctx, m.Labels, diags),
+		Public:       m.Public.ValueBoolPointer(),
 	}
 }
 
@@ -466,6 +481,10 @@ func (m *templateModel) applyRead(t *platform.Template, importing bool) {
 	if t.Image != "" {
 		// An adopted template remembers its source image; a built one has none.
 		m.Image = types.StringValue(t.Image)
+	}
+	if t.FromTemplate != "" {
+		// Where the platform records the base; elsewhere it keeps its state value.
+		m.FromTemplate = types.StringValue(t.FromTemplate)
 	}
 	if t.StartCmd != "" {
 		m.StartCmd = types.StringValue(t.StartCmd)

@@ -28,8 +28,13 @@ func (r *templateResource) ConfigValidators(_ context.Context) []resource.Config
 }
 
 // ValidateConfig checks context_dir on the machine that plans: a build
-// needs it, and a typo is better reported here than as a failed build.
+// needs it, and a typo is better reported here than as a failed build. A
+// Dockerfile built on from_template may have no FROM line.
 func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var from, dockerfile types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateFromTemplate, &from)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateDockerfile, &dockerfile)...)
+	templateCheckFromLine(from, dockerfile, &resp.Diagnostics)
 	var dir types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateContextDir, &dir)...)
 	if dir.IsNull() || dir.IsUnknown() {
@@ -96,6 +101,20 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 }
 
+// templateCheckFromLine reports a FROM line in a Dockerfile built on
+// from_template (set, known or not): the base is the template.
+func templateCheckFromLine(from, dockerfile types.String, diags *diag.Diagnostics) {
+	if from.IsNull() || dockerfile.IsNull() || dockerfile.IsUnknown() {
+		return
+	}
+	if line := platform.DockerfileFromLine(dockerfile.ValueString()); line > 0 {
+		diags.AddAttributeError(pathTemplateDockerfile, "FROM in a Dockerfile built on from_template",
+			fmt.Sprintf("dockerfile line %d is a FROM instruction, but the template is built on from_template: its base "+
+				"is that template, and the Dockerfile holds only the steps run on it. Remove line %d (or remove "+
+				"from_template to build on that image).", line, line))
+	}
+}
+
 // templatePlannedHash is the content hash of the planned build input: null
 // for an adopted image, unknown while the Dockerfile or the context
 // directory is not known yet.
@@ -150,6 +169,7 @@ func templateRebuildChanges(plan, state templateModel) path.Paths {
 		plan, prev attr.Value
 	}{
 		{pathTemplateDockerfile, plan.Dockerfile, state.Dockerfile},
+		{pathTemplateFromTemplate, plan.FromTemplate, state.FromTemplate},
 		{pathTemplateContextHash, plan.ContextHash, state.ContextHash},
 		{pathTemplateStartCmd, plan.StartCmd, state.StartCmd},
 		{pathTemplateReadyCmd, plan.ReadyCmd, state.ReadyCmd},
@@ -187,10 +207,11 @@ func templateAttributes(plan templateModel, prior *templateModel) []plannedAttri
 		{key: platform.AttrTemplateDiskMB, path: pathTemplateDiskMB, plan: plan.DiskMB},
 		{key: platform.AttrTemplateLabels, path: pathTemplateLabels, plan: plan.Labels},
 		{key: platform.AttrTemplatePublic, path: pathTemplatePublic, plan: plan.Public},
+		{key: platform.AttrTemplateFromTemplate, path: pathTemplateFromTemplate, plan: plan.FromTemplate},
 	}
 	if prior != nil {
 		priors := []attr.Value{prior.Dockerfile, prior.ContextHash, nil, prior.StartCmd, prior.ReadyCmd,
-			prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Labels, prior.Public}
+			prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Labels, prior.Public, prior.FromTemplate}
 		for i := range attrs {
 			attrs[i].prior = priors[i]
 		}
@@ -211,7 +232,16 @@ func templateCheckSpec(ctx context.Context, plat platform.Platform, plan templat
 	if v == nil || plan.Dockerfile.IsUnknown() || plan.Labels.IsUnknown() {
 		return
 	}
-	err := v.ValidateTemplateSpec(templateSpecFrom(ctx, plan, diags))
+	if !plan.FromTemplate.IsNull() && platform.DockerfileFromLine(plan.Dockerfile.ValueString()) > 0 {
+		return // reported by ValidateConfig, naming the line
+	}
+	spec := templateSpecFrom(ctx, plan, diags)
+	if plan.FromTemplate.IsUnknown() {
+		// The base's id is known after its create; what matters here is
+		// that there is one.
+		spec.FromTemplate = "(known after apply)"
+	}
+	err := v.ValidateTemplateSpec(spec)
 	switch {
 	case err == nil:
 	case errors.Is(err, platform.ErrUnsupported):

@@ -357,8 +357,12 @@ func templateTestHandImage(t *testing.T, cli *client.Client, ref, file, content 
 	}
 	// Closing the context's pipe only stops its writer; it never fails.
 	defer func() { _ = tarball.Close() }()
+	// No layer cache, as the provider's own builds: a cached step may be an
+	// intermediate image a template being deleted at that moment (another
+	// test, another run on the same engine) prunes ("unable to find image").
 	resp, err := cli.ImageBuild(ctx, tarball, build.ImageBuildOptions{
 		Tags: []string{ref}, Dockerfile: buildctx.DockerfileName, Remove: true, ForceRemove: true, Version: build.BuilderV1,
+		NoCache: true,
 	})
 	if err != nil {
 		t.Fatalf("building %s: %v", ref, err)

@@ -27,6 +27,9 @@ const (
 		"template's id: a rebuild moves it to the new build, so the id stays the same and is known at plan time"
 	docTemplateImage = "the image must be present in the local engine (e.g. `my-agent:1.2`); importing any other " +
 		"image reference (or an image id) takes the image as it is, and the provider never removes or changes it"
+	docFromTemplate = "the build is `FROM` the base template's current image, then the Dockerfile's steps; a rebuild " +
+		"of the base rebuilds nothing built on it (a change of `from_template`, or of any other input, does), and the " +
+		"base is recorded on the image, so an import reads it back"
 	docTemplateSize   = "recorded on the image as the default of its sandboxes, whose own setting wins"
 	docTemplateLabels = "labels are part of the image"
 	docVolumeLabels   = "the volume keeps its name and data"
@@ -56,15 +59,16 @@ const (
 // enforced), so they change in place and are not reported back by the
 // engine. Container labels and env are fixed at create.
 var attributes = platform.Attributes{
-	platform.AttrTemplateDockerfile: {Support: platform.InPlace, Doc: docTemplateID},    // the tag (template id) moves to the new image
-	platform.AttrTemplateImage:      {Support: platform.Replace, Doc: docTemplateImage}, // another image is another template
-	platform.AttrTemplateStartCmd:   {Support: platform.InPlace},
-	platform.AttrTemplateReadyCmd:   {Support: platform.InPlace},
-	platform.AttrTemplateCPUCount:   {Support: platform.InPlace, Doc: docTemplateSize}, // recorded on the image: its sandboxes' default size
-	platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: minMemoryMB, Doc: docTemplateSize},
-	platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
-	platform.AttrTemplateLabels:     {Support: platform.InPlace, Doc: docTemplateLabels}, // image labels, set by the rebuild
-	platform.AttrTemplatePublic:     {Why: whyTemplatePublic},
+	platform.AttrTemplateDockerfile:   {Support: platform.InPlace, Doc: docTemplateID},    // the tag (template id) moves to the new image
+	platform.AttrTemplateImage:        {Support: platform.Replace, Doc: docTemplateImage}, // another image is another template
+	platform.AttrTemplateFromTemplate: {Support: platform.InPlace, Doc: docFromTemplate},  // a new build, same tag
+	platform.AttrTemplateStartCmd:     {Support: platform.InPlace},
+	platform.AttrTemplateReadyCmd:     {Support: platform.InPlace},
+	platform.AttrTemplateCPUCount:     {Support: platform.InPlace, Doc: docTemplateSize}, // recorded on the image: its sandboxes' default size
+	platform.AttrTemplateMemoryMB:     {Support: platform.InPlace, Min: minMemoryMB, Doc: docTemplateSize},
+	platform.AttrTemplateDiskMB:       {Why: whyTemplateDisk},
+	platform.AttrTemplateLabels:       {Support: platform.InPlace, Doc: docTemplateLabels}, // image labels, set by the rebuild
+	platform.AttrTemplatePublic:       {Why: whyTemplatePublic},
 
 	platform.AttrVolumeSizeGB:         {Why: whyVolumeSize},
 	platform.AttrVolumeRegion:         {Why: whyVolumeRegion},

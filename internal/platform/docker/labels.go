@@ -51,6 +51,8 @@ func managedLabels(kind, name string, marks platform.Marks, user map[string]stri
 const (
 	// labelSourceImage is the image reference an adopted template was made from.
 	labelSourceImage = platform.LabelPrefix + "source_image"
+	// labelFromTemplate is the template (its id) a template was built on.
+	labelFromTemplate = platform.LabelPrefix + "from_template"
 	// labelUserLabelKeys is a JSON list of the keys the user set. Images
 	// inherit their base image's labels and containers their image's, so
 	// this is how the user's own labels are told apart from inherited ones.

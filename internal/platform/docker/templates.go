@@ -104,7 +104,13 @@ func (s *templates) build(ctx context.Context, id string, spec platform.Template
 	if spec.Image != "" {
 		newID, err = s.adopt(ctx, id, spec, labels)
 	} else {
-		newID, err = buildImage(ctx, s.api, spec.Name, id, spec.Dockerfile, spec.ContextDir, labels)
+		dockerfile := spec.Dockerfile
+		if spec.FromTemplate != "" {
+			if dockerfile, err = s.onTemplate(ctx, spec); err != nil {
+				return nil, err
+			}
+		}
+		newID, err = buildImage(ctx, s.api, spec.Name, id, dockerfile, spec.ContextDir, labels)
 	}
 	if err != nil {
 		return nil, err
@@ -127,6 +133,29 @@ func (s *templates) adopt(ctx context.Context, id string, spec platform.Template
 	}
 	labels[labelSourceImage] = spec.Image
 	return buildImage(ctx, s.api, spec.Name, id, "FROM "+src.ID+"\n", "", labels)
+}
+
+// onTemplate is the Dockerfile of a template built on spec.FromTemplate:
+// FROM the base template's current image (by its id, so a rebuild of the
+// base moves nothing under this build), then the steps of spec.Dockerfile.
+func (s *templates) onTemplate(ctx context.Context, spec platform.TemplateSpec) (string, error) {
+	base, err := s.api.ImageInspect(ctx, spec.FromTemplate)
+	if err != nil {
+		if cerrdefs.IsNotFound(err) {
+			return "", fmt.Errorf("template %q: from_template %q is not on the Docker engine: build that template first",
+				spec.Name, spec.FromTemplate)
+		}
+		return "", wrapErr(kindTemplate, spec.FromTemplate, err)
+	}
+	if err := checkTemplateKind(imageLabels(base)); err != nil {
+		return "", fmt.Errorf("template %q: from_template %q: %w", spec.Name, spec.FromTemplate, err)
+	}
+	return dockerfileOnImage(base.ID, spec.Dockerfile), nil
+}
+
+// dockerfileOnImage puts a Dockerfile without FROM on the image imageID.
+func dockerfileOnImage(imageID, dockerfile string) string {
+	return "FROM " + imageID + "\n" + dockerfile
 }
 
 // removeOldBuild removes the image a rebuild moved the tag away from, when
@@ -341,6 +370,11 @@ func checkTemplateSpec(spec platform.TemplateSpec) error {
 		return fmt.Errorf("template %q: set exactly one of dockerfile and image", spec.Name)
 	case spec.Image != "" && spec.ContextDir != "":
 		return fmt.Errorf("template %q: context_dir is only used with dockerfile, not with image", spec.Name)
+	case spec.FromTemplate != "" && spec.Dockerfile == "":
+		return fmt.Errorf("template %q: from_template needs a dockerfile (its steps run on the template)", spec.Name)
+	case spec.FromTemplate != "" && platform.DockerfileFromLine(spec.Dockerfile) > 0:
+		return fmt.Errorf("template %q: dockerfile line %d: a Dockerfile built on from_template has no FROM line: "+
+			"the base is the template; remove it", spec.Name, platform.DockerfileFromLine(spec.Dockerfile))
 	case spec.CPUCount < 0 || spec.MemoryMB < 0:
 		return fmt.Errorf("template %q: cpu_count and memory_mb cannot be negative", spec.Name)
 	}
@@ -363,6 +397,7 @@ func templateLabels(spec platform.TemplateSpec) map[string]string {
 	labels[labelCPUCount] = formatInt(spec.CPUCount)
 	labels[labelMemoryMB] = formatInt(spec.MemoryMB)
 	labels[labelSourceImage] = ""
+	labels[labelFromTemplate] = spec.FromTemplate
 	return withUserLabelKeys(labels, spec.Labels)
 }
 
@@ -389,6 +424,7 @@ func templateFromImage(id, imageID, created string, labels map[string]string, ta
 	if name, ok := templateNameFromID(id); ok {
 		t.Name = name
 		t.Image = labels[labelSourceImage]
+		t.FromTemplate = labels[labelFromTemplate]
 	} else {
 		t.Name = foreignTemplateName(id, imageID, tags)
 		t.Image = id

@@ -37,7 +37,12 @@ const (
 // What the documentation of an attribute says of E2B besides the row's
 // support and limits (platform.Attribute.Doc).
 const (
-	docDockerfile   = "the Dockerfile becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line"
+	docDockerfile = "the Dockerfile becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line"
+	// docFromTemplate: TemplateBuildStartV2's fromTemplate; GET /templates/{id} reports no base.
+	docFromTemplate = "the build starts from the template (E2B's `fromTemplate`), whose newest build E2B takes when the " +
+		"build starts, and runs the Dockerfile's steps on it as the base template's user in its working directory; " +
+		"a rebuild of the base rebuilds nothing built on it (a change of `from_template`, or of any other input, does); " +
+		"after an import it is unset, and the first apply rebuilds (as after any import of a built template)"
 	docTemplateSize = "a sandbox takes its size from its template, so this sizes every sandbox of the template"
 	// docTemplatePublic: PATCH /templates/{templateID} after the build.
 	docTemplatePublic = "`true` lets every E2B team start sandboxes from the template; a change is a rebuild in place (E2B reuses the cached layers), which then sets it"
@@ -66,13 +71,15 @@ func attributesFor(tier string) platform.Attributes {
 		// A template build is a new build of the same template id.
 		platform.AttrTemplateDockerfile: {Support: platform.InPlace, Doc: docDockerfile},
 		platform.AttrTemplateImage:      {Support: platform.Replace}, // a build with fromImage and no steps; another image is another template
-		platform.AttrTemplateStartCmd:   {Support: platform.InPlace},
-		platform.AttrTemplateReadyCmd:   {Support: platform.InPlace},
-		platform.AttrTemplateCPUCount:   {Support: platform.InPlace, Doc: docTemplateSize},
-		platform.AttrTemplateMemoryMB:   {Support: platform.InPlace, Min: 128, Doc: docTemplateSize}, // MemoryMB minimum in the API spec
-		platform.AttrTemplateDiskMB:     {Why: whyTemplateDisk},
-		platform.AttrTemplateLabels:     {Why: whyTemplateLabels},                            // a template has names (aliases) only
-		platform.AttrTemplatePublic:     {Support: platform.InPlace, Doc: docTemplatePublic}, // PATCH /templates/{id}
+		// A new build of the same template on another base (fromTemplate).
+		platform.AttrTemplateFromTemplate: {Support: platform.InPlace, Unreported: true, Doc: docFromTemplate},
+		platform.AttrTemplateStartCmd:     {Support: platform.InPlace},
+		platform.AttrTemplateReadyCmd:     {Support: platform.InPlace},
+		platform.AttrTemplateCPUCount:     {Support: platform.InPlace, Doc: docTemplateSize},
+		platform.AttrTemplateMemoryMB:     {Support: platform.InPlace, Min: 128, Doc: docTemplateSize}, // MemoryMB minimum in the API spec
+		platform.AttrTemplateDiskMB:       {Why: whyTemplateDisk},
+		platform.AttrTemplateLabels:       {Why: whyTemplateLabels},                            // a template has names (aliases) only
+		platform.AttrTemplatePublic:       {Support: platform.InPlace, Doc: docTemplatePublic}, // PATCH /templates/{id}
 
 		platform.AttrVolumeSizeGB:         {Why: whyVolumeSize}, // Volume is {volumeID, name}
 		platform.AttrVolumeRegion:         {Why: whyVolumeRegion},

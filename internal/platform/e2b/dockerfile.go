@@ -59,6 +59,18 @@ var unsupportedInstructions = map[string]string{
 // it never reads the context, so the provider can run it at plan time. Any
 // instruction E2B cannot express is a *DockerfileError naming its line.
 func translateDockerfile(content string) (*buildPlan, error) {
+	return translate(content, false)
+}
+
+// translateOnTemplate turns the Dockerfile of a template built on another
+// template (fromTemplate) into E2B build steps: it has no FROM line (the
+// base is the template), and its steps run as the base template's user in
+// its working directory, as a Dockerfile's steps run on its base image.
+func translateOnTemplate(content string) (*buildPlan, error) {
+	return translate(content, true)
+}
+
+func translate(content string, onTemplate bool) (*buildPlan, error) {
 	insts, err := splitInstructions(content)
 	if err != nil {
 		return nil, err
@@ -66,12 +78,15 @@ func translateDockerfile(content string) (*buildPlan, error) {
 	plan := &buildPlan{}
 	sawUser, sawWorkdir := false, false
 	for _, in := range insts {
-		if plan.FromImage == "" && in.keyword != "FROM" {
+		if !onTemplate && plan.FromImage == "" && in.keyword != "FROM" {
 			return nil, in.fail("the first instruction must be FROM")
 		}
 		var steps []templateStep
 		switch in.keyword {
 		case "FROM":
+			if onTemplate {
+				return nil, in.fail("a Dockerfile built on from_template has no FROM line: the base is the template; remove it")
+			}
 			if plan.FromImage != "" {
 				return nil, in.fail("multi-stage builds are not supported by E2B template builds; use a single FROM")
 			}
@@ -106,6 +121,9 @@ func translateDockerfile(content string) (*buildPlan, error) {
 			return nil, err
 		}
 		plan.Steps = append(plan.Steps, steps...)
+	}
+	if onTemplate {
+		return plan, nil
 	}
 	if plan.FromImage == "" {
 		return nil, &DockerfileError{Line: 1, Reason: "no FROM instruction: an E2B template build needs a base image"}

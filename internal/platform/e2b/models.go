@@ -29,10 +29,11 @@ type templateStep struct {
 
 // templateBuildStart is TemplateBuildStartV2.
 type templateBuildStart struct {
-	FromImage string         `json:"fromImage,omitempty"`
-	Steps     []templateStep `json:"steps"`
-	StartCmd  string         `json:"startCmd,omitempty"`
-	ReadyCmd  string         `json:"readyCmd,omitempty"`
+	FromImage    string         `json:"fromImage,omitempty"`
+	FromTemplate string         `json:"fromTemplate,omitempty"`
+	Steps        []templateStep `json:"steps"`
+	StartCmd     string         `json:"startCmd,omitempty"`
+	ReadyCmd     string         `json:"readyCmd,omitempty"`
 }
 
 // templateUpdate is TemplateUpdateRequest.

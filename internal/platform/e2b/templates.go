@@ -25,11 +25,20 @@ var _ platform.TemplateSpecValidator = (*Platform)(nil)
 // from the matrix, so they are not reported twice.
 func (p *Platform) ValidateTemplateSpec(spec platform.TemplateSpec) error {
 	if spec.Dockerfile != "" {
-		if _, err := translateDockerfile(spec.Dockerfile); err != nil {
+		if _, err := translateSpec(spec); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// translateSpec translates spec's Dockerfile: on its base image, or on the
+// template spec.FromTemplate names.
+func translateSpec(spec platform.TemplateSpec) (*buildPlan, error) {
+	if spec.FromTemplate != "" {
+		return translateOnTemplate(spec.Dockerfile)
+	}
+	return translateDockerfile(spec.Dockerfile)
 }
 
 // shortName strips the team namespace and tag from an E2B name
@@ -153,11 +162,18 @@ func buildStartRequest(spec platform.TemplateSpec) (templateBuildStart, error) {
 		start.FromImage = spec.Image
 		return start, nil
 	}
-	plan, err := translateDockerfile(spec.Dockerfile)
+	plan, err := translateSpec(spec)
 	if err != nil {
 		return templateBuildStart{}, err
 	}
 	start.FromImage, start.Steps = plan.FromImage, plan.Steps
+	if spec.FromTemplate != "" {
+		// TemplateBuildStartV2 takes fromImage or fromTemplate, not both.
+		start.FromImage, start.FromTemplate = "", spec.FromTemplate
+	}
+	if start.Steps == nil {
+		start.Steps = []templateStep{}
+	}
 	return start, nil
 }
 

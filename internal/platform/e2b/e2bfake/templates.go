@@ -124,11 +124,14 @@ func (s *Server) startBuild(c *call) reply {
 	if (req.FromImage == "") == (req.FromTemplate == "") {
 		return errorReply(http.StatusBadRequest, "exactly one of fromImage and fromTemplate is required")
 	}
+	// E2B accepts the start and resolves fromTemplate (an id or name of
+	// the team's, or a public template, with an optional tag) to the base's
+	// ready build afterwards: a base it cannot resolve fails the build at
+	// its "base" step, with no step run.
+	baseMissing := false
 	if req.FromTemplate != "" {
 		base, tag := s.findTemplate(req.FromTemplate)
-		if base == nil || base.readyBuild(tag) == nil {
-			return errorReply(http.StatusBadRequest, "base template %q not found or not built", req.FromTemplate)
-		}
+		baseMissing = base == nil || base.readyBuild(tag) == nil
 	}
 	now := c.now.UTC()
 	b.status, b.updatedAt, b.polls = buildBuilding, now, 0
@@ -139,6 +142,10 @@ func (s *Server) startBuild(c *call) reply {
 		from = "template " + req.FromTemplate
 	}
 	b.logs = append(b.logs, logEntry{Timestamp: now, Level: "info", Message: fmt.Sprintf("Building template %s from %s", t.id, from), Step: "base"})
+	if baseMissing {
+		b.failReason, b.failStep = fmt.Sprintf("base template '%s' not found", req.FromTemplate), "base"
+		return reply{status: http.StatusAccepted}
+	}
 	for i, st := range req.Steps {
 		if b.failReason != "" {
 			break // the builder stops at the first failing step
