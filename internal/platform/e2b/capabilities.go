@@ -37,7 +37,11 @@ const (
 // What the documentation of an attribute says of E2B besides the row's
 // support and limits (platform.Attribute.Doc).
 const (
-	docDockerfile = "the Dockerfile becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line"
+	docDockerfile = "the Dockerfile becomes E2B build steps: an instruction E2B cannot express is a plan-time error naming its line; " +
+		"each COPY or ADD step uploads only the files it copies (`.dockerignore` honoured), as one gzipped layer keyed as E2B's SDKs " +
+		"key it, and only when E2B does not hold that layer already, so a rebuild after one file changed uploads that step's layer alone; " +
+		"a build that fails keeps the template in state, tainted: the error names the failing step with the last lines of the build log, " +
+		"the next apply builds it again and destroy removes it"
 	// docFromTemplate: TemplateBuildStartV2's fromTemplate; GET /templates/{id} reports no base.
 	docFromTemplate = "the build starts from the template (E2B's `fromTemplate`), whose newest build E2B takes when the " +
 		"build starts, and runs the Dockerfile's steps on it as the base template's user in its working directory; " +
