@@ -85,13 +85,6 @@ func sandboxLifecycleToModel(m *sandboxModel, lc platform.Lifecycle) {
 	m.AutoDeleteAfter = str(lc.AutoDeleteAfter)
 }
 
-// sandboxLifecycleChanged reports whether any lifecycle setting differs.
-func sandboxLifecycleChanged(plan, state sandboxModel) bool {
-	return !plan.Timeout.Equal(state.Timeout) || !plan.OnTimeout.Equal(state.OnTimeout) ||
-		!plan.IdleTimeout.Equal(state.IdleTimeout) || !plan.AutoArchiveAfter.Equal(state.AutoArchiveAfter) ||
-		!plan.AutoDeleteAfter.Equal(state.AutoDeleteAfter)
-}
-
 // sandboxLifecycleUnknown reports whether any lifecycle setting is unknown
 // at plan time (it comes from a resource created in the same apply).
 func sandboxLifecycleUnknown(m sandboxModel) bool {

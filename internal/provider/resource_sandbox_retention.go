@@ -143,7 +143,7 @@ func sandboxAfterApply(m *sandboxModel, sb *platform.Sandbox, platformName strin
 // is judged on the deadline the change would set, counted from now.
 func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing bool, platformName string, rs retentionSettings, diags *diag.Diagnostics) {
 	now := rs.now()
-	if state != nil && !replacing && plan.State.Equal(state.State) && !sandboxLifecycleChanged(*plan, *state) {
+	if state != nil && !replacing && plan.State.Equal(state.State) && len(sandboxLifecycleChanges(*plan, *state)) == 0 {
 		plan.StatusSince = state.StatusSince
 		sandboxSetRetention(plan, sandboxRetentionOf(*state), false)
 		if d, ok := retentionDeadlineFromState(platformName, sandboxRetentionOf(*state)); ok {

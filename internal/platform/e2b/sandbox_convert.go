@@ -41,6 +41,7 @@ func checkSandboxSpec(spec platform.SandboxSpec, caps platform.Capabilities) err
 	unsupported := func(what string) error {
 		return &platform.UnsupportedError{Platform: "e2b", Capability: what}
 	}
+	maxTimeout := caps.Attribute(platform.AttrSandboxTimeout).MaxDuration
 	switch {
 	case spec.CPUCount != 0 || spec.MemoryMB != 0:
 		return unsupported("sizing a sandbox (cpu_count, memory_mb): an E2B sandbox takes its size from its template; set cpu_count and memory_mb on the sbx_template")
@@ -56,8 +57,8 @@ func checkSandboxSpec(spec platform.SandboxSpec, caps platform.Capabilities) err
 		return networkError(spec.Network)
 	case spec.AutoResume && spec.Lifecycle.OnTimeout != platform.OnTimeoutPause:
 		return autoResumeError
-	case caps.Attribute(platform.AttrSandboxTimeout).MaxDuration > 0 && spec.Lifecycle.Timeout > caps.Attribute(platform.AttrSandboxTimeout).MaxDuration:
-		return fmt.Errorf("timeout %s is above the %s maximum of this E2B tier", spec.Lifecycle.Timeout, caps.Attribute(platform.AttrSandboxTimeout).MaxDuration)
+	case maxTimeout > 0 && spec.Lifecycle.Timeout > maxTimeout:
+		return fmt.Errorf("timeout %s is above the %s maximum of this E2B tier", spec.Lifecycle.Timeout, maxTimeout)
 	}
 	return nil
 }
