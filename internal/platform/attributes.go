@@ -53,6 +53,16 @@ type Attribute struct {
 	Min, Max int64
 	// MaxDuration bounds a duration (0: no bound).
 	MaxDuration time.Duration
+	// Step: a number must be a multiple of it (Daytona sizes memory and
+	// disk in whole GiB: Step 1024 on a MiB attribute); 0: any number.
+	Step int64
+	// GrowOnly: a number may only grow in place; a smaller value than the
+	// one in state is a plan-time error (a disk cannot shrink).
+	GrowOnly bool
+	// UpdateOnly: the platform refuses the attribute when the object is
+	// made (Why says why and what to do) but changes it in place on a live
+	// object (Daytona sizes a new box from its template, then resizes it).
+	UpdateOnly bool
 	// Values lists the accepted values, as Terraform writes them ("paused",
 	// "true"); empty accepts any.
 	Values []string
@@ -137,6 +147,7 @@ const (
 	AttrSandboxLabels           = "sandbox.labels"
 	AttrSandboxVolumeMount      = "sandbox.volume_mount" // Max: how many a box may have
 	AttrSandboxMountReadOnly    = "sandbox.volume_mount.read_only"
+	AttrSandboxMountSubpath     = "sandbox.volume_mount.subpath"
 	AttrSandboxTimeout          = "sandbox.timeout"
 	AttrSandboxOnTimeout        = "sandbox.on_timeout"
 	AttrSandboxIdleTimeout      = "sandbox.idle_timeout"
@@ -160,7 +171,7 @@ func AllAttributes() []string {
 		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateFromTemplate, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels, AttrTemplatePublic,
 		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID,
 		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
-		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly,
+		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly, AttrSandboxMountSubpath,
 		AttrSandboxTimeout, AttrSandboxOnTimeout, AttrSandboxIdleTimeout, AttrSandboxAutoArchiveAfter, AttrSandboxAutoDeleteAfter,
 		AttrSandboxNetworkInternet, AttrSandboxNetworkAllowOut, AttrSandboxNetworkDenyOut, AttrSandboxAutoResume,
 		AttrSnapshotSandboxID, AttrSnapshotVolumeID, AttrSnapshotIncludeMemory, AttrSnapshotTTL, AttrSnapshotLabels,

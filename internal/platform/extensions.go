@@ -17,6 +17,31 @@ type Extensions struct {
 	// SandboxRules judges a planned box against the platform's rules that
 	// no single attribute carries.
 	SandboxRules SandboxRules
+	// SnapshotRules judges a planned snapshot against the platform's rules
+	// that depend on its source (the box's class, its state).
+	SnapshotRules SnapshotRules
+	// TemplateActivation activates a template the platform deactivated
+	// (Status TemplateInactive) in place.
+	TemplateActivation TemplateActivator
+}
+
+// TemplateActivator is offered by platforms that deactivate templates
+// nobody used for a while and activate them again on request (Daytona).
+// The provider plans an in-place update of a template that reads as
+// TemplateInactive, and the update calls Activate.
+type TemplateActivator interface {
+	// Activate makes the template usable again and returns it once it is;
+	// a template that is already active is returned as it is.
+	Activate(ctx context.Context, id string) (*Template, error)
+}
+
+// SnapshotRules judges a planned snapshot against rules that depend on
+// what it is taken of, such as Daytona's: only a Windows-class box can be
+// snapshotted with its memory. It is called from the snapshot's plan when
+// the source's id is known and may read the platform; every problem is a
+// plan-time error on the attribute it names.
+type SnapshotRules interface {
+	CheckSnapshot(ctx context.Context, spec SnapshotSpec) []Problem
 }
 
 // SandboxRules judges a planned box against rules that span attributes or
@@ -36,6 +61,9 @@ type SandboxPlan struct {
 	// MountsKnown: every volume_mount's volume_id is known (else Spec's
 	// mounts hold only the known ones, and a rule about them must wait).
 	MountsKnown bool
+	// Creating: the plan makes a new box (a create or a replacement);
+	// false when it changes a live one.
+	Creating bool
 }
 
 // Problem is one broken rule: the attribute it concerns, what and why.

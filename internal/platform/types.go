@@ -78,10 +78,21 @@ type Template struct {
 	ReadyCmd     string
 	CPUCount     int64
 	MemoryMB     int64
-	CreatedAt    time.Time
-	Labels       map[string]string
-	Public       bool
+	// DiskMB is the disk of every box of the template, where the template
+	// sizes it (0 otherwise).
+	DiskMB    int64
+	CreatedAt time.Time
+	// LastUsedAt is when a box last started from the template, where the
+	// platform reports it: Daytona deactivates templates unused for a while.
+	LastUsedAt time.Time
+	Labels     map[string]string
+	Public     bool
 }
+
+// TemplateInactive is the Status of a template the platform deactivated
+// (Daytona: unused for 14 days); no box starts from it until it is
+// activated again (Extensions.TemplateActivation).
+const TemplateInactive = "inactive"
 
 // TemplateFilter selects templates; zero fields match everything.
 type TemplateFilter struct {
@@ -128,6 +139,9 @@ type VolumeMount struct {
 	VolumeID string
 	Path     string
 	ReadOnly bool
+	// Subpath mounts this directory of the volume instead of its root
+	// ("" mounts the root).
+	Subpath string
 }
 
 // SandboxSpec is what the user asked a sandbox to be.
@@ -211,7 +225,9 @@ type Sandbox struct {
 	Labels         map[string]string
 	CPUCount       int64
 	MemoryMB       int64
-	VolumeMounts   []VolumeMount
+	// DiskMB is the box's disk where the platform reports it (0 otherwise).
+	DiskMB       int64
+	VolumeMounts []VolumeMount
 	// Env is the environment the sandbox was given, where the platform can
 	// tell it apart from the image's own; nil where it cannot.
 	Env       map[string]string
@@ -284,9 +300,10 @@ type SnapshotFilter struct {
 // SandboxUpdate is an in-place change of a live box: each non-nil field is
 // an attribute to change (see SandboxService.Update).
 type SandboxUpdate struct {
-	// CPUCount and MemoryMB resize the box; 0 means the template's size.
+	// CPUCount, MemoryMB and DiskMB resize the box; 0 means the template's size.
 	CPUCount *int64
 	MemoryMB *int64
+	DiskMB   *int64
 	Labels   *map[string]string
 	Env      *map[string]string
 	// Lifecycle holds every lifecycle setting as planned; Changed names

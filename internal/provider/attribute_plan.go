@@ -67,7 +67,12 @@ func planAttributes(table platform.Attributes, platformName string, attrs []plan
 				addUnsupportedError(diags, a.path, shown, platformName, why)
 				continue
 			}
+			if row.UpdateOnly && a.prior == nil {
+				addCreateRefusedError(diags, a.path, name, shown, platformName, row.Why)
+				continue
+			}
 			checkAttributeValue(row, a, name, shown, platformName, diags)
+			checkAttributeGrowth(row, a, name, platformName, diags)
 		} else if row.Required && a.plan.IsNull() {
 			detail := fmt.Sprintf("%s needs %s.", platformName, name)
 			if row.Why != "" {
@@ -85,7 +90,29 @@ func planAttributes(table platform.Attributes, platformName string, attrs []plan
 			out.replace = append(out.replace, a.path)
 		}
 	}
+	if len(out.replace) > 0 {
+		refuseUpdateOnlyOnReplace(table, platformName, attrs, out.replace, diags)
+	}
 	return out
+}
+
+// refuseUpdateOnlyOnReplace: a replacement makes a new object, which an
+// UpdateOnly attribute cannot be set on either.
+func refuseUpdateOnlyOnReplace(table platform.Attributes, platformName string, attrs []plannedAttribute, replace path.Paths, diags *diag.Diagnostics) {
+	for _, a := range attrs {
+		row := table.Get(a.key)
+		if !row.UpdateOnly || a.prior == nil || !attributeSet(a.plan) || row.Support == platform.Refused {
+			continue
+		}
+		name := a.path.String()
+		detail := fmt.Sprintf("The plan replaces the object (%s changed), and %s cannot be set when %s makes one",
+			replace[0].String(), name, platformName)
+		if row.Why != "" {
+			detail += ": " + row.Why
+		}
+		diags.AddAttributeError(a.path, name+" cannot be set at create on "+platformName,
+			detail+". Remove "+name+" for this apply and set it again afterwards, or change only attributes changed in place.")
+	}
 }
 
 // compared is v as plan and prior are compared.
@@ -139,6 +166,16 @@ func checkAttributeValue(row platform.Attribute, a plannedAttribute, name, shown
 				fmt.Sprintf("%s = %d is above the maximum of %d on %s. Set %s to %d or less.",
 					name, n, row.Max, platformName, name, row.Max))
 		}
+		if row.Step > 1 && n%row.Step != 0 {
+			lower := n / row.Step * row.Step
+			fix := fmt.Sprintf("%d", lower+row.Step)
+			if lower > 0 {
+				fix = fmt.Sprintf("%d or %d", lower, lower+row.Step)
+			}
+			diags.AddAttributeError(a.path, name+" not a multiple of the platform's step",
+				fmt.Sprintf("%s = %d is not a multiple of %d, the only sizes %s offers. Set %s to %s.",
+					name, n, row.Step, platformName, name, fix))
+		}
 	case types.String:
 		if a.duration && row.MaxDuration > 0 {
 			if d := durationFromTF(v); d > row.MaxDuration {
@@ -149,6 +186,34 @@ func checkAttributeValue(row platform.Attribute, a plannedAttribute, name, shown
 			}
 		}
 	}
+}
+
+// checkAttributeGrowth refuses a number a GrowOnly row may not lower: a
+// known planned value below the known one in state.
+func checkAttributeGrowth(row platform.Attribute, a plannedAttribute, name, platformName string, diags *diag.Diagnostics) {
+	if !row.GrowOnly || a.prior == nil {
+		return
+	}
+	plan, ok := a.plan.(types.Int64)
+	prior, okPrior := a.prior.(types.Int64)
+	if !ok || !okPrior || plan.IsUnknown() || plan.IsNull() || prior.IsUnknown() || prior.IsNull() {
+		return
+	}
+	if plan.ValueInt64() < prior.ValueInt64() {
+		diags.AddAttributeError(a.path, name+" cannot shrink",
+			fmt.Sprintf("%s = %d is below the %d the object has: %s only grows %s. Set %s to %d or more, or "+
+				"replace the object (terraform apply -replace=...) to start smaller.",
+				name, plan.ValueInt64(), prior.ValueInt64(), platformName, name, name, prior.ValueInt64()))
+	}
+}
+
+// addCreateRefusedError refuses an UpdateOnly attribute on a new object.
+func addCreateRefusedError(diags *diag.Diagnostics, p path.Path, name, shown, platformName, why string) {
+	detail := fmt.Sprintf("%s = %s cannot be set when %s makes the object; it can be changed on a live one.", name, shown, platformName)
+	if why != "" {
+		detail = fmt.Sprintf("%s = %s cannot be set when %s makes the object: %s.", name, shown, platformName, why)
+	}
+	diags.AddAttributeError(p, name+" cannot be set at create on "+platformName, detail)
 }
 
 // attributeSet reports whether the configuration asks for something: a

@@ -241,6 +241,57 @@ func TestPlanAttributes(t *testing.T) {
 			a:           plannedAttribute{path: pathSandboxOnTimeout, plan: types.StringNull(), prior: str("kill")},
 			wantReplace: true},
 
+		// Step: only multiples.
+		{name: "a multiple of Step passes",
+			row: platform.Attribute{Support: platform.Replace, Step: 1024},
+			key: platform.AttrTemplateMemoryMB,
+			a:   plannedAttribute{path: path.Root("memory_mb"), plan: num(2048)}},
+		{name: "not a multiple of Step: error with the nearest multiples",
+			row:         platform.Attribute{Support: platform.Replace, Step: 1024},
+			key:         platform.AttrTemplateMemoryMB,
+			a:           plannedAttribute{path: path.Root("memory_mb"), plan: num(1536)},
+			wantErr:     []string{"memory_mb = 1536 is not a multiple of 1024, the only sizes plat offers. Set memory_mb to 1024 or 2048."},
+			wantSummary: "not a multiple"},
+		{name: "below Step: error naming Step",
+			row:     platform.Attribute{Support: platform.Replace, Step: 1024},
+			key:     platform.AttrTemplateMemoryMB,
+			a:       plannedAttribute{path: path.Root("memory_mb"), plan: num(512)},
+			wantErr: []string{"Set memory_mb to 1024."}},
+
+		// GrowOnly: a smaller value than state's is an error.
+		{name: "GrowOnly growing: in place",
+			row:         platform.Attribute{Support: platform.InPlace, GrowOnly: true},
+			a:           plannedAttribute{path: path.Root("disk_mb"), plan: num(4096), prior: num(2048)},
+			wantInPlace: true},
+		{name: "GrowOnly shrinking: error naming both sizes",
+			row:         platform.Attribute{Support: platform.InPlace, GrowOnly: true},
+			a:           plannedAttribute{path: path.Root("disk_mb"), plan: num(1024), prior: num(2048)},
+			wantErr:     []string{"disk_mb = 1024 is below the 2048 the object has: plat only grows disk_mb"},
+			wantSummary: "cannot shrink",
+			wantInPlace: true}, // the error stops the plan whatever the decision
+		{name: "GrowOnly set where state has none: the platform's size is not known, no error",
+			row:         platform.Attribute{Support: platform.InPlace, GrowOnly: true},
+			a:           plannedAttribute{path: path.Root("disk_mb"), plan: num(1024), prior: types.Int64Null()},
+			wantInPlace: true},
+
+		// UpdateOnly: refused on a new object, in place on a live one.
+		{name: "UpdateOnly at create: error with why",
+			row: platform.Attribute{Support: platform.InPlace, UpdateOnly: true,
+				Why: "a new box takes its size from its template; set it on the sbx_template"},
+			key:         platform.AttrSandboxCPUCount,
+			a:           plannedAttribute{path: path.Root("cpu_count"), plan: num(2)},
+			wantErr:     []string{"cpu_count = 2 cannot be set when plat makes the object: a new box takes its size from its template"},
+			wantSummary: "cannot be set at create on plat"},
+		{name: "UpdateOnly left out at create passes",
+			row: platform.Attribute{Support: platform.InPlace, UpdateOnly: true},
+			key: platform.AttrSandboxCPUCount,
+			a:   plannedAttribute{path: path.Root("cpu_count"), plan: types.Int64Null()}},
+		{name: "UpdateOnly on a live object: in place",
+			row:         platform.Attribute{Support: platform.InPlace, UpdateOnly: true},
+			key:         platform.AttrSandboxCPUCount,
+			a:           plannedAttribute{path: path.Root("cpu_count"), plan: num(2), prior: types.Int64Null()},
+			wantInPlace: true},
+
 		// Unknown values skip value checks.
 		{name: "unknown value skips Values",
 			row: platform.Attribute{Support: platform.InPlace, Values: []string{"running"}},
@@ -334,6 +385,21 @@ func TestPlanAttributesSeveral(t *testing.T) {
 				t.Errorf("error %d not at %s: %v", i, p, errs[i])
 			}
 		}
+	})
+	t.Run("an UpdateOnly attribute on a replacement is an error", func(t *testing.T) {
+		table := platform.Attributes{
+			platform.AttrSandboxCPUCount: {Support: platform.InPlace, UpdateOnly: true, Why: "set it on the template"},
+			platform.AttrSandboxEnv:      {Support: platform.Replace},
+		}
+		attrs := []plannedAttribute{
+			{key: platform.AttrSandboxCPUCount, path: path.Root("cpu_count"), plan: types.Int64Value(2), prior: types.Int64Value(2)},
+			{key: platform.AttrSandboxEnv, path: path.Root("env"), plan: sandboxTestMap("A", "1"), prior: sandboxTestMap("A", "2")},
+		}
+		var diags diag.Diagnostics
+		planAttributes(table, "plat", attrs, &diags)
+		attributePlanTestExpectError(t, diags, path.Root("cpu_count"),
+			[]string{"The plan replaces the object (env changed), and cpu_count cannot be set when plat makes one: set it on the template"},
+			"cannot be set at create")
 	})
 	t.Run("empty", func(t *testing.T) {
 		var diags diag.Diagnostics

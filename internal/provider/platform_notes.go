@@ -116,6 +116,12 @@ func noteOf(row platform.Attribute, key string) attributeNote {
 	if row.MaxDuration > 0 {
 		add("at most " + retentionHumanDuration(row.MaxDuration))
 	}
+	if row.Step > 1 {
+		add("a multiple of " + strconv.FormatInt(row.Step, 10))
+	}
+	if row.UpdateOnly {
+		add("refused when the " + kind + " is created, set on a live one")
+	}
 	if !changeKeptByResource[key] {
 		switch {
 		case row.Support == platform.InPlace && kind == "template":
@@ -125,6 +131,9 @@ func noteOf(row platform.Attribute, key string) attributeNote {
 		case row.Support == platform.Replace:
 			add("a change replaces the " + kind)
 		}
+	}
+	if row.GrowOnly {
+		add("it only grows: a smaller value is a plan-time error")
 	}
 	if row.Unreported {
 		add("not reported back: kept from the configuration")

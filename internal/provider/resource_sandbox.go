@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -173,11 +172,9 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
-				MarkdownDescription: withPlatformNotes("Disk size in MiB for the sandbox. Changing it replaces the sandbox.",
-					defs, platform.AttrSandboxDiskMB),
-				Optional:      true,
-				Validators:    []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				MarkdownDescription: withPlatformNotes("Disk size in MiB for the sandbox.", defs, platform.AttrSandboxDiskMB),
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"env": schema.MapAttribute{
 				MarkdownDescription: withPlatformNotes("Environment variables for the sandbox's processes. Sensitive: values "+
@@ -241,6 +238,13 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 							Optional: true,
 							Computed: true,
 							Default:  booldefault.StaticBool(false),
+						},
+						"subpath": schema.StringAttribute{
+							MarkdownDescription: withPlatformNotes("A directory inside the volume to mount instead of its root, "+
+								"relative to the root (e.g. `projects/a`). When omitted the whole volume is mounted.",
+								defs, platform.AttrSandboxMountSubpath),
+							Optional:   true,
+							Validators: []validator.String{sandboxSubpathValidator{}},
 						},
 					},
 				},

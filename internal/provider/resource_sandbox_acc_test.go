@@ -373,6 +373,7 @@ resource "sbx_sandbox" "test" {
 							"volume_id": knownvalue.StringExact(name),
 							"path":      knownvalue.StringExact("/data"),
 							"read_only": knownvalue.Bool(false),
+							"subpath":   knownvalue.Null(),
 						}),
 					})),
 				},

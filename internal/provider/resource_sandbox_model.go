@@ -53,6 +53,7 @@ type sandboxMountModel struct {
 	VolumeID types.String `tfsdk:"volume_id"`
 	Path     types.String `tfsdk:"path"`
 	ReadOnly types.Bool   `tfsdk:"read_only"`
+	Subpath  types.String `tfsdk:"subpath"`
 }
 
 // sandboxMountAttrTypes is the object type of a volume_mount block.
@@ -60,6 +61,7 @@ var sandboxMountAttrTypes = map[string]attr.Type{
 	"volume_id": types.StringType,
 	"path":      types.StringType,
 	"read_only": types.BoolType,
+	"subpath":   types.StringType,
 }
 
 // sandboxSpecFromModel turns a planned sandbox into what the platform is asked for.
@@ -86,6 +88,7 @@ func sandboxSpecFromModel(ctx context.Context, m sandboxModel, diags *diag.Diagn
 			VolumeID: mnt.VolumeID.ValueString(),
 			Path:     mnt.Path.ValueString(),
 			ReadOnly: mnt.ReadOnly.ValueBool(),
+			Subpath:  mnt.Subpath.ValueString(),
 		})
 	}
 	return spec
@@ -110,6 +113,7 @@ func sandboxMountsToTF(mounts []platform.VolumeMount) types.List {
 			"volume_id": types.StringValue(m.VolumeID),
 			"path":      types.StringValue(m.Path),
 			"read_only": types.BoolValue(m.ReadOnly),
+			"subpath":   stringOrNull(m.Subpath),
 		}))
 	}
 	return types.ListValueMust(objType, elems)

@@ -30,7 +30,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
-	sandboxCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
+	sandboxCheckRules(ctx, r.platform, plan, req.State.Raw.IsNull(), &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -52,6 +52,14 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), attrs)
 	planUnreportedFromConfig(attrs, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
 	decision := planAttributes(caps.Attributes, name, attrs, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if len(decision.replace) == 0 {
+		if at, ok := sandboxReplacedBy(plan, state); ok {
+			refuseUpdateOnlyOnReplace(caps.Attributes, name, attrs, path.Paths{at}, &resp.Diagnostics)
+		}
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -104,13 +112,13 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 	attrs = append(attrs, autoResume)
 	// The mounts replace the box by the schema: only their number is judged.
 	attrs = append(attrs, plannedAttribute{key: platform.AttrSandboxVolumeMount, path: path.Root("volume_mount"), plan: plan.VolumeMounts})
-	return append(attrs, sandboxMountReadOnly(plan)...)
+	return append(attrs, sandboxMountFields(plan)...)
 }
 
-// sandboxMountReadOnly is each volume_mount's read_only for the table. The
-// mounts are read from the plan untyped, so an unknown list or element is
-// skipped (the apply refuses it if it turns out read-only).
-func sandboxMountReadOnly(plan sandboxModel) []plannedAttribute {
+// sandboxMountFields is each volume_mount's read_only and subpath for the
+// table. The mounts are read from the plan untyped, so an unknown list or
+// element is skipped (the apply refuses what turns out refused).
+func sandboxMountFields(plan sandboxModel) []plannedAttribute {
 	if plan.VolumeMounts.IsNull() || plan.VolumeMounts.IsUnknown() {
 		return nil
 	}
@@ -120,12 +128,13 @@ func sandboxMountReadOnly(plan sandboxModel) []plannedAttribute {
 		if !ok || obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
-		ro, ok := obj.Attributes()["read_only"].(types.Bool)
-		if !ok || ro.IsUnknown() || ro.IsNull() {
-			continue
+		at := path.Root("volume_mount").AtListIndex(i)
+		if ro, ok := obj.Attributes()["read_only"].(types.Bool); ok && !ro.IsUnknown() && !ro.IsNull() {
+			out = append(out, plannedAttribute{key: platform.AttrSandboxMountReadOnly, path: at.AtName("read_only"), plan: ro})
 		}
-		out = append(out, plannedAttribute{key: platform.AttrSandboxMountReadOnly,
-			path: path.Root("volume_mount").AtListIndex(i).AtName("read_only"), plan: ro})
+		if sub, ok := obj.Attributes()["subpath"].(types.String); ok && !sub.IsNull() {
+			out = append(out, plannedAttribute{key: platform.AttrSandboxMountSubpath, path: at.AtName("subpath"), plan: sub})
+		}
 	}
 	return out
 }

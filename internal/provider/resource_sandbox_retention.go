@@ -3,6 +3,8 @@ package provider
 import (
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -186,9 +188,22 @@ func sandboxPlanRetention(plan *sandboxModel, state *sandboxModel, replacing boo
 // sandboxReplacing reports whether the plan replaces the box for a change
 // of an attribute whose schema requires it (ModifyPlan does not see those).
 func sandboxReplacing(plan, state sandboxModel) bool {
-	return (!plan.Name.IsUnknown() && !plan.Name.Equal(state.Name)) ||
-		!plan.TemplateID.Equal(state.TemplateID) ||
-		!plan.FromSnapshotID.Equal(state.FromSnapshotID) ||
-		!plan.DiskMB.Equal(state.DiskMB) ||
-		!plan.VolumeMounts.Equal(state.VolumeMounts)
+	_, ok := sandboxReplacedBy(plan, state)
+	return ok
+}
+
+// sandboxReplacedBy names the attribute whose change replaces the box by
+// the schema (RequiresReplace), if one does.
+func sandboxReplacedBy(plan, state sandboxModel) (path.Path, bool) {
+	switch {
+	case !plan.Name.IsUnknown() && !plan.Name.Equal(state.Name):
+		return path.Root("name"), true
+	case !plan.TemplateID.Equal(state.TemplateID):
+		return path.Root("template_id"), true
+	case !plan.FromSnapshotID.Equal(state.FromSnapshotID):
+		return path.Root("from_snapshot_id"), true
+	case !plan.VolumeMounts.Equal(state.VolumeMounts):
+		return path.Root("volume_mount"), true
+	}
+	return path.Empty(), false
 }

@@ -13,7 +13,7 @@ import (
 // to judge the planned box against its rules that span attributes or
 // objects, and reports each problem as a plan-time error on the attribute
 // it names.
-func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, diags *diag.Diagnostics) {
+func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, diags *diag.Diagnostics) {
 	rules := plat.Extensions().SandboxRules
 	if rules == nil {
 		return
@@ -26,7 +26,7 @@ func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandbox
 			known = false
 		}
 	}
-	for _, p := range rules.CheckSandbox(ctx, platform.SandboxPlan{Spec: spec, MountsKnown: known}) {
+	for _, p := range rules.CheckSandbox(ctx, platform.SandboxPlan{Spec: spec, MountsKnown: known, Creating: creating}) {
 		at := path.Root(p.Attribute)
 		if p.Index >= 0 {
 			at = at.AtListIndex(p.Index)

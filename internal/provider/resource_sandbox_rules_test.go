@@ -34,7 +34,7 @@ func mountsOf(ids ...types.String) types.List {
 	elems := make([]fwattr.Value, 0, len(ids))
 	for i, id := range ids {
 		elems = append(elems, types.ObjectValueMust(sandboxMountAttrTypes, map[string]fwattr.Value{
-			"volume_id": id, "path": types.StringValue("/data" + string(rune('0'+i))), "read_only": types.BoolValue(false),
+			"volume_id": id, "path": types.StringValue("/data" + string(rune('0'+i))), "read_only": types.BoolValue(false), "subpath": types.StringNull(),
 		}))
 	}
 	return types.ListValueMust(objType, elems)
@@ -60,9 +60,9 @@ func TestSandboxCheckRules(t *testing.T) {
 			m := sandboxModel{TemplateID: types.StringValue("tpl"), State: types.StringValue("running"), VolumeMounts: tc.mounts,
 				Env: types.MapNull(types.StringType), Labels: types.MapNull(types.StringType)}
 			var diags diag.Diagnostics
-			sandboxCheckRules(context.Background(), plat, m, &diags)
-			if len(rules.seen) != 1 || rules.seen[0].MountsKnown != tc.wantKnown {
-				t.Fatalf("rules saw %+v, want one plan with MountsKnown %v", rules.seen, tc.wantKnown)
+			sandboxCheckRules(context.Background(), plat, m, true, &diags)
+			if len(rules.seen) != 1 || rules.seen[0].MountsKnown != tc.wantKnown || !rules.seen[0].Creating {
+				t.Fatalf("rules saw %+v, want one create plan with MountsKnown %v", rules.seen, tc.wantKnown)
 			}
 			if tc.wantPath.Equal(path.Empty()) {
 				if diags.HasError() {
@@ -81,7 +81,7 @@ func TestSandboxCheckRules(t *testing.T) {
 	}
 	// A platform offering no rules is not asked.
 	var diags diag.Diagnostics
-	sandboxCheckRules(context.Background(), &sandboxFakePlatform{}, sandboxModel{}, &diags)
+	sandboxCheckRules(context.Background(), &sandboxFakePlatform{}, sandboxModel{}, true, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

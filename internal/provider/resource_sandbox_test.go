@@ -168,7 +168,7 @@ func sandboxTestMounts(readOnly ...bool) types.List {
 	elems := make([]attr.Value, 0, len(readOnly))
 	for i, ro := range readOnly {
 		elems = append(elems, types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
-			"volume_id": types.StringValue("vol"), "path": types.StringValue("/m" + strconv.Itoa(i)), "read_only": types.BoolValue(ro),
+			"volume_id": types.StringValue("vol"), "path": types.StringValue("/m" + strconv.Itoa(i)), "read_only": types.BoolValue(ro), "subpath": types.StringNull(),
 		}))
 	}
 	return types.ListValueMust(objType, elems)
@@ -433,11 +433,11 @@ func TestSandboxMountPathValidator(t *testing.T) {
 func TestSandboxUniqueMountPathsValidator(t *testing.T) {
 	mount := func(p string) attr.Value {
 		return types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
-			"volume_id": types.StringValue("v"), "path": types.StringValue(p), "read_only": types.BoolNull(),
+			"volume_id": types.StringValue("v"), "path": types.StringValue(p), "read_only": types.BoolNull(), "subpath": types.StringNull(),
 		})
 	}
 	unknownPath := types.ObjectValueMust(sandboxMountAttrTypes, map[string]attr.Value{
-		"volume_id": types.StringValue("v"), "path": types.StringUnknown(), "read_only": types.BoolNull(),
+		"volume_id": types.StringValue("v"), "path": types.StringUnknown(), "read_only": types.BoolNull(), "subpath": types.StringNull(),
 	})
 	tests := []struct {
 		name  string

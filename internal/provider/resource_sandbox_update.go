@@ -23,6 +23,11 @@ func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, taken []st
 		change.CPUCount, change.MemoryMB = &cpu, &mem
 		changed = true
 	}
+	if !plan.DiskMB.Equal(state.DiskMB) {
+		disk := plan.DiskMB.ValueInt64()
+		change.DiskMB = &disk
+		changed = true
+	}
 	if !mapsSame(plan.Labels, state.Labels) && !slices.Contains(taken, platform.AttrSandboxLabels) {
 		labels := mapFromTF(ctx, plan.Labels, diags)
 		change.Labels = &labels
@@ -53,7 +58,7 @@ func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, taken []st
 // sandboxChangesMoreThanLifecycle reports whether change holds anything
 // besides lifecycle settings.
 func sandboxChangesMoreThanLifecycle(change platform.SandboxUpdate) bool {
-	return change.CPUCount != nil || change.MemoryMB != nil || change.Labels != nil || change.Env != nil || change.Network != nil
+	return change.CPUCount != nil || change.MemoryMB != nil || change.DiskMB != nil || change.Labels != nil || change.Env != nil || change.Network != nil
 }
 
 // sandboxLifecycleChanges lists, by table key, the lifecycle settings that

@@ -50,6 +50,47 @@ func sandboxMountPathProblem(p string) string {
 	return ""
 }
 
+// sandboxSubpathValidator requires volume_mount.subpath to be a relative
+// path inside the volume: no leading /, no .. and no empty segment (the
+// rules Daytona's server applies to a subpath, its volumes' S3 key prefix:
+// apps/api/src/sandbox/utils/volume-mount-path-validation.util.ts).
+type sandboxSubpathValidator struct{}
+
+var _ validator.String = sandboxSubpathValidator{}
+
+func (sandboxSubpathValidator) Description(_ context.Context) string {
+	return "must be a relative path inside the volume, without .. or //"
+}
+
+func (v sandboxSubpathValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (sandboxSubpathValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if msg := sandboxSubpathProblem(req.ConfigValue.ValueString()); msg != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid volume subpath",
+			fmt.Sprintf("%s = %q %s.", req.Path, req.ConfigValue.ValueString(), msg))
+	}
+}
+
+// sandboxSubpathProblem says what is wrong with a subpath, or "".
+func sandboxSubpathProblem(p string) string {
+	switch {
+	case p == "":
+		return "is empty: leave subpath out to mount the whole volume"
+	case strings.HasPrefix(p, "/"):
+		return "starts with /: a subpath is relative to the volume's root, e.g. projects/a"
+	case strings.Contains(p, ".."):
+		return "contains ..: a subpath must stay inside the volume"
+	case strings.Contains(p, "//"):
+		return "contains consecutive slashes"
+	}
+	return ""
+}
+
 // sandboxUniqueMountPathsValidator rejects two volume_mount blocks on the
 // same path (after cleaning, so /data and /data/ clash), naming both.
 type sandboxUniqueMountPathsValidator struct{}

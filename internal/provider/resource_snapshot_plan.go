@@ -56,6 +56,10 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	var state *snapshotModel
 	if req.State.Raw.IsNull() {
+		snapshotCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 		snapshotPlanCreate(caps, config, &plan)
 	} else {
 		state = &snapshotModel{}
@@ -125,5 +129,28 @@ func snapshotPlannedKind(plan snapshotModel) types.String {
 		return types.StringValue(string(platform.SnapshotMemory))
 	default:
 		return types.StringValue(string(platform.SnapshotFilesystem))
+	}
+}
+
+// snapshotCheckRules asks the platform's SnapshotRules about a new
+// snapshot whose source is known (an id not known yet is judged at apply,
+// by the platform's answer).
+func snapshotCheckRules(ctx context.Context, plat platform.Platform, plan snapshotModel, diags *diag.Diagnostics) {
+	rules := plat.Extensions().SnapshotRules
+	if rules == nil || plan.SandboxID.IsUnknown() || plan.VolumeID.IsUnknown() || plan.IncludeMemory.IsUnknown() {
+		return
+	}
+	spec := platform.SnapshotSpec{
+		SandboxID:     plan.SandboxID.ValueString(),
+		VolumeID:      plan.VolumeID.ValueString(),
+		Name:          plan.Name.ValueString(),
+		IncludeMemory: plan.IncludeMemory.ValueBool(),
+	}
+	for _, p := range rules.CheckSnapshot(ctx, spec) {
+		at := path.Root(p.Attribute)
+		if p.Field != "" {
+			at = at.AtName(p.Field)
+		}
+		diags.AddAttributeError(at, p.Summary, p.Detail)
 	}
 }

@@ -6,6 +6,7 @@ import "github.com/sbxhq/terraform-provider-sbx/internal/platform"
 const (
 	whyVolumeSize   = "Docker volumes have no size (they grow with their content); remove size_gb"
 	whyVolumeRegion = "this platform has no regions for volumes; remove region"
+	whySubpath      = "the provider mounts whole volumes on Docker (engines before 26, API 1.45, cannot mount a volume's sub-directory and would ignore it); mount the volume and use the directory inside it, or remove subpath"
 	whyDiskMB       = "the platform sizes a sandbox's disk itself; remove disk_mb"
 	whyTemplateDisk = "sandbox disks cannot be sized here; remove `disk_mb`"
 	// whyTemplatePublic: images stay in the local engine.
@@ -85,6 +86,7 @@ var attributes = platform.Attributes{
 	platform.AttrSandboxLabels:        {Support: platform.Replace, Doc: docSandboxLabels},
 	platform.AttrSandboxVolumeMount:   {Support: platform.Replace},
 	platform.AttrSandboxMountReadOnly: {Support: platform.Replace},
+	platform.AttrSandboxMountSubpath:  {Why: whySubpath},
 	platform.AttrSandboxTimeout:       {Support: platform.InPlace, Unreported: true, Doc: docTimeout},
 	platform.AttrSandboxOnTimeout: {Support: platform.InPlace, Unreported: true, Doc: docTracked,
 		Values: []string{string(platform.OnTimeoutKill), string(platform.OnTimeoutPause), string(platform.OnTimeoutStop)}},

@@ -23,6 +23,7 @@ const (
 	whyVolumeLabels   = "volumes carry no labels on this platform; remove labels (find a volume by its name with the sbx_volume data source)"
 	whySandboxSize    = "a sandbox takes its size from its template; remove it and set it on the sbx_template"
 	whyDiskMB         = "the platform sizes a sandbox's disk itself; remove disk_mb"
+	whySubpath        = "a volume is mounted whole here; mount it and use the directory inside it, or remove subpath"
 	whyReadOnly       = "volumes are always mounted read-write here; remove read_only or set it to false"
 	whyIdle           = "this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline " +
 		"can be tracked; remove idle_timeout (timeout bounds how long a box runs)"
@@ -102,6 +103,7 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrSandboxLabels:        {Support: platform.Replace}, // metadata is set at create only
 		platform.AttrSandboxVolumeMount:   {Support: platform.Replace},
 		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},
+		platform.AttrSandboxMountSubpath:  {Why: whySubpath},
 		// POST /sandboxes/{id}/timeout changes the end time of a live box.
 		platform.AttrSandboxTimeout: {Support: platform.InPlace, MaxDuration: maxTimeoutByTier[tier], Doc: docTimeout},
 		// on_timeout is the create request's autoPause (stop: with

@@ -143,6 +143,10 @@ func attributeCases(h Harness) map[string]attributeCase {
 			set: func(v string) string {
 				return fmt.Sprintf("  volume_mount {\n    volume_id = \"vol\"\n    path      = \"/data\"\n    read_only = %s\n  }", v)
 			}},
+		platform.AttrSandboxMountSubpath: {name: "subpath", shown: "volume_mount[0].subpath", refused: `"projects/a"`,
+			set: func(v string) string {
+				return fmt.Sprintf("  volume_mount {\n    volume_id = \"vol\"\n    path      = \"/data\"\n    subpath   = %s\n  }", v)
+			}},
 		platform.AttrSandboxTimeout: duration("timeout", hclDuration(timeoutFrom), hclDuration(timeoutTo)),
 		platform.AttrSandboxOnTimeout: {name: "on_timeout", refused: `"kill"`, values: []string{`"kill"`, `"pause"`, `"stop"`},
 			from: `"kill"`, to: `"pause"`, needs: []string{fmt.Sprintf("  timeout = %q", hclDuration(timeoutTo))}},
@@ -246,6 +250,23 @@ func testAttributeRefusals(t *testing.T, h Harness) {
 		if row.Support == platform.Refused {
 			continue
 		}
+		if row.UpdateOnly {
+			// Refused on a new object whatever the value; the in-place
+			// chain sets it on a live one.
+			steps = append(steps, resource.TestStep{
+				Config:      h.ProviderConfig + "\n" + refusalConfig(key, c, stepped(row, c).from),
+				PlanOnly:    true,
+				ExpectError: createRefusedError(c.path(), h.Name),
+			})
+			continue
+		}
+		if c.number && row.Step > 1 {
+			steps = append(steps, resource.TestStep{
+				Config:      h.ProviderConfig + "\n" + refusalConfig(key, c, strconv.FormatInt(row.Step+row.Step/2, 10)),
+				PlanOnly:    true,
+				ExpectError: stepError(c.path(), row.Step),
+			})
+		}
 		for _, v := range outOfBounds(row, c) {
 			steps = append(steps, resource.TestStep{
 				Config:      h.ProviderConfig + "\n" + refusalConfig(key, c, v),
@@ -319,6 +340,32 @@ func boundsError(attribute, name string) *regexp.Regexp {
 		regexp.QuoteMeta(name))
 }
 
+// createRefusedError matches the plan-time refusal of an UpdateOnly
+// attribute on a new object.
+func createRefusedError(attribute, name string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(attribute) + `\s+cannot\s+be\s+set\s+at\s+create\s+on\s+` + regexp.QuoteMeta(name))
+}
+
+// stepError matches the plan-time error of a number that is not a
+// multiple of its row's Step.
+func stepError(attribute string, step int64) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(attribute) + `.*?not\s+a\s+multiple\s+of\s+` + strconv.FormatInt(step, 10))
+}
+
+// shrinkError matches the plan-time error of a GrowOnly number made smaller.
+func shrinkError(attribute string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(attribute) + `\s+cannot\s+shrink`)
+}
+
+// stepped is c with its in-place values made multiples of the row's Step
+// (Step and twice it), so a platform that sizes in whole units takes them.
+func stepped(row platform.Attribute, c attributeCase) attributeCase {
+	if c.number && row.Step > 1 {
+		c.from, c.to = strconv.FormatInt(row.Step, 10), strconv.FormatInt(2*row.Step, 10)
+	}
+	return c
+}
+
 // refusalError matches the plan-time refusal of attribute on platform
 // name, as terraform prints it (wrapped at any space).
 func refusalError(attribute, name string) *regexp.Regexp {
@@ -373,7 +420,13 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 		if !ok || c.from == "" {
 			t.Fatalf("the %s table changes %s in place, but the suite has no in-place case for it: add from/to to attributeCases", h.Name, key)
 		}
+		row := h.Capabilities.Attribute(key)
+		c = stepped(row, c)
+		cases[key] = c
 		values[key] = c.from
+		if row.UpdateOnly {
+			values[key] = "" // left out of the create; the change sets it
+		}
 		order = append(order, key)
 	}
 	addr, objKind := map[string]string{
@@ -390,6 +443,9 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 			c := cases[key]
 			if key == platform.AttrTemplateDockerfile {
 				continue // changed in the harness's body below
+			}
+			if values[key] == "" {
+				continue // an UpdateOnly attribute before its change
 			}
 			for _, n := range c.needs {
 				if name, _, _ := strings.Cut(strings.TrimSpace(n), " "); !seen[n] && !changing[name] {
@@ -450,6 +506,18 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 			ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionUpdate),
 			Check:            resource.ComposeAggregateTestCheckFunc(checks...),
 		})
+	}
+	// A number that only grows: making it smaller again is a plan-time
+	// error on the live object.
+	for _, key := range order {
+		c, row := cases[key], h.Capabilities.Attribute(key)
+		if !row.GrowOnly || !c.number || key == platform.AttrSandboxState {
+			continue
+		}
+		to := values[key]
+		values[key] = c.from
+		steps = append(steps, resource.TestStep{Config: config(), PlanOnly: true, ExpectError: shrinkError(c.path())})
+		values[key] = to
 	}
 	t.Logf("in place on %s: %v", h.Name, order)
 	resource.Test(t, resource.TestCase{

@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// memoryOnlyOnWindows is a SnapshotRules that refuses memory snapshots,
+// as Daytona refuses them of boxes that are not Windows-class.
+type memoryOnlyOnWindows struct{ seen []platform.SnapshotSpec }
+
+func (r *memoryOnlyOnWindows) CheckSnapshot(_ context.Context, spec platform.SnapshotSpec) []platform.Problem {
+	r.seen = append(r.seen, spec)
+	if !spec.IncludeMemory {
+		return nil
+	}
+	return []platform.Problem{{Attribute: "include_memory", Index: -1, Summary: "memory snapshot refused",
+		Detail: "box " + spec.SandboxID + " is not Windows-class"}}
+}
+
+// TestSnapshotCheckRules: the platform's snapshot rules see a new snapshot
+// whose source is known, and each problem is an error on its attribute; a
+// source not known yet is left to the apply.
+func TestSnapshotCheckRules(t *testing.T) {
+	tests := []struct {
+		name      string
+		sandboxID types.String
+		memory    types.Bool
+		wantSeen  bool
+		wantErr   bool
+	}{
+		{"memory snapshot of a known box: refused on include_memory", types.StringValue("box-1"), types.BoolValue(true), true, true},
+		{"filesystem snapshot of a known box: passes", types.StringValue("box-1"), types.BoolValue(false), true, false},
+		{"box not known yet: judged at apply", types.StringUnknown(), types.BoolValue(true), false, false},
+		{"include_memory not known yet: judged at apply", types.StringValue("box-1"), types.BoolUnknown(), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rules := &memoryOnlyOnWindows{}
+			plat := &sandboxFakePlatform{extensions: platform.Extensions{SnapshotRules: rules}}
+			plan := snapshotModel{SandboxID: tt.sandboxID, VolumeID: types.StringNull(), IncludeMemory: tt.memory,
+				Name: types.StringValue("cp")}
+			var diags diag.Diagnostics
+			snapshotCheckRules(context.Background(), plat, plan, &diags)
+			if seen := len(rules.seen) == 1; seen != tt.wantSeen {
+				t.Fatalf("rules saw %v, want a call: %v", rules.seen, tt.wantSeen)
+			}
+			if tt.wantSeen && (rules.seen[0].SandboxID != "box-1" || rules.seen[0].Name != "cp") {
+				t.Errorf("rules saw %+v, want box-1 and name cp", rules.seen[0])
+			}
+			if diags.HasError() != tt.wantErr {
+				t.Fatalf("errors %v, want error: %v", diags, tt.wantErr)
+			}
+			if tt.wantErr {
+				wp, ok := diags.Errors()[0].(diag.DiagnosticWithPath)
+				if !ok || !wp.Path().Equal(path.Root("include_memory")) || !strings.Contains(wp.Detail(), "box-1") {
+					t.Errorf("error %v, want one on include_memory naming the box", diags.Errors()[0])
+				}
+			}
+		})
+	}
+}
+
+// TestSandboxSubpathProblem: the subpath rules Daytona's server applies.
+func TestSandboxSubpathProblem(t *testing.T) {
+	tests := []struct{ subpath, want string }{
+		{"agent-1", ""},
+		{"projects/a/b", ""},
+		{"", "is empty"},
+		{"/abs", "starts with /"},
+		{"a/../b", "contains .."},
+		{"..", "contains .."},
+		{"a//b", "consecutive slashes"},
+	}
+	for _, tt := range tests {
+		got := sandboxSubpathProblem(tt.subpath)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("sandboxSubpathProblem(%q) = %q, want %q", tt.subpath, got, tt.want)
+		}
+	}
+}
