@@ -152,6 +152,9 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 	if change.Labels != nil || change.Env != nil {
 		return nil, &platform.UnsupportedError{Platform: "docker", Capability: "changing a sandbox's labels or env in place"}
 	}
+	if change.DiskMB != nil {
+		return nil, &platform.UnsupportedError{Platform: "docker", Capability: "sizing a sandbox's disk"}
+	}
 	if change.Network != nil {
 		return nil, &platform.UnsupportedError{Platform: "docker", Capability: "changing a sandbox's network in place (its network mode is fixed at create)"}
 	}

@@ -262,7 +262,7 @@ func (s *sandboxes) pause(ctx context.Context, id string, memory bool) error {
 // ErrUnsupported.
 func (s *sandboxes) Update(ctx context.Context, id string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
 	switch {
-	case change.CPUCount != nil || change.MemoryMB != nil:
+	case change.CPUCount != nil || change.MemoryMB != nil || change.DiskMB != nil:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "resizing a sandbox"}
 	case change.Labels != nil || change.Env != nil:
 		return nil, &platform.UnsupportedError{Platform: "e2b", Capability: "changing a sandbox's labels or env (replace the sandbox)"}
