@@ -1,0 +1,62 @@
+// Package daytonafake is a stateful, in-memory fake of Daytona's control-plane
+// API (v0.190.0) for tests. Every request it receives and every response it
+// writes is checked with kin-openapi against the official OpenAPI document
+// (see SpecPath); a mismatch is reported through the test's Errorf and kept
+// in SpecViolations. A bad request also gets a 400, an unknown route a 404,
+// a spec operation the fake does not serve a 501.
+//
+// Semantics, as Daytona's server code at v0.190.0 (daytonaio/daytona
+// b5a5d9e78, apps/api/src/...) behaves; each handler cites its lines:
+//   - Auth: only "Authorization: Bearer <Options.APIKey>", else 401. A foreign
+//     X-Daytona-Organization-ID is a 403 (stricter than the server, which reads
+//     it for JWTs only). Errors are NestJS bodies {path, timestamp,
+//     statusCode, error, message} (filters/all-exceptions.filter.ts).
+//   - Asynchrony: the server reconciles state toward desiredState on crons;
+//     the fake settles each sandbox, snapshot or volume transition on its
+//     Options.Polls-th GET by id or name (earlier GETs show the intermediate
+//     state, e.g. creating → starting → started; lists do not count, and
+//     SettleAll finishes everything at once). A request that needs a box at rest
+//     while a change is pending gets StateChangeInProgressError (409).
+//   - Snapshots: POST /snapshots (image or buildInfo, exclusive; image tag
+//     required, ":latest" refused; name unique per organization → 409;
+//     windows refused) goes pending → pulling|building → active, or error
+//     (pull) / build_failed (build) after FailNextBuild or when a build's
+//     context hash was never uploaded. GET by id or name, paged list,
+//     DELETE (removing → gone), activate (inactive only, 10 min after
+//     deactivation), deactivate, build logs served by the fake. Unused for
+//     Options.SnapshotDeactivation (14 days) on the clock → inactive; a box
+//     cannot be created from an inactive snapshot.
+//   - Object storage: GET /object-storage/push-access issues credentials for
+//     a path-style S3 at URL()+"/_fake/s3" (ListObjectsV2, PutObject,
+//     GetObject) that verifies AWS SigV4 and unpacks context tars
+//     (ContextFiles).
+//   - Sandboxes: create from a snapshot id or name (default
+//     Options.DefaultSnapshot), resources refused, name unique → 409,
+//     interval defaults 15 / 10080 / -1, auto-archive 0 → max and clamped,
+//     volumes by id or name (ready only) with mount path and subpath rules,
+//     network allow list rules, per-sandbox limits (Options.MaxCPUPerSandbox
+//     ...) on creates, starts and resizes. start/stop/pause/archive/resize/recover/
+//     snapshot/delete follow sandbox.service.ts rule for rule, including
+//     pause and resume only for linux-vm and windows (422 otherwise),
+//     ephemeral boxes deleted on stop, memory snapshots only for windows.
+//     Deleting renames the box at once (its name is free) and the GET that
+//     finds it destroyed answers 404. Labels, intervals, network settings
+//     and the public flag update in place. Lists page with cursors and, with
+//     Options.ListLag, lag creates as the spec's "eventually consistent"
+//     list may.
+//   - Clock (Options.Clock): on each request and view, started boxes idle
+//     past autoStopInterval stop (ephemeral ones are deleted), stopped boxes
+//     are archived after autoArchiveInterval or deleted after
+//     autoDeleteInterval (>= 0), each measured from the last activity.
+//   - Volumes: create (taken name → 400), pending_create → creating → ready;
+//     delete is 409 while a box not being destroyed mounts it, else
+//     pending_delete → deleting → deleted, renamed "<name>-deleted" (the id
+//     still answers, the name does not).
+//
+// Faults (Inject) add statuses (429 with Daytona's per-throttler headers),
+// dropped connections before or after the state change, and latency to
+// chosen routes; Options.CreateRateLimit throttles creates on the clock.
+// Out-of-band methods change state as the platform or another user would;
+// views (Sandbox, Snapshot, Volume and their lists) copy state for
+// assertions.
+package daytonafake

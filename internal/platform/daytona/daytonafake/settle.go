@@ -1,0 +1,125 @@
+package daytonafake
+
+import "time"
+
+// settle finishes a transition at once.
+func settle(tr **transition, state *string, now time.Time) {
+	t := *tr
+	if t == nil {
+		return
+	}
+	*tr = nil
+	*state = t.to
+	if t.done != nil {
+		t.done(now)
+	}
+}
+
+// poll counts one GET of an object in transition: the first GETs show the
+// transition's intermediate state, the Options.Polls-th finds it settled.
+func (s *Server) poll(tr **transition, state *string, now time.Time) {
+	t := *tr
+	if t == nil {
+		return
+	}
+	t.polls++
+	if t.polls >= s.opts.Polls {
+		settle(tr, state, now)
+		return
+	}
+	if t.via != "" {
+		*state = t.via
+	}
+}
+
+// begin starts a sandbox transition toward to (desired), showing via.
+func (sb *sandbox) begin(via, to string, done func(now time.Time)) {
+	sb.tr = &transition{via: via, to: to, done: func(now time.Time) {
+		sb.updatedAt, sb.lastActivityAt = now, now
+		if done != nil {
+			done(now)
+		}
+	}}
+}
+
+func (s *Server) pollSandbox(sb *sandbox, now time.Time) { s.poll(&sb.tr, &sb.state, now) }
+
+func (s *Server) pollSnapshot(sn *snapshot, now time.Time) { s.poll(&sn.tr, &sn.state, now) }
+
+func (s *Server) pollVolume(v *volume, now time.Time) { s.poll(&v.tr, &v.state, now) }
+
+// advanceClock does, lazily on every request and view, what Daytona's crons
+// would have done by now on the fake's clock.
+func (s *Server) advanceClock(now time.Time) {
+	for _, sb := range s.sandboxes {
+		s.autoLifecycle(sb, now)
+	}
+	for _, sn := range s.snapshots {
+		s.autoDeactivate(sn, now)
+	}
+}
+
+// autoLifecycle applies the auto-stop, auto-archive and auto-delete crons
+// (sandbox.manager.ts:97-171, 173-231, 233-298). Each looks only at boxes at
+// rest (state = desiredState, not pending) and compares lastActivityAt with
+// the interval in minutes, strictly ("lastActivityAt < NOW() - interval").
+// A stop by the platform is a lifecycle update, so the archive and delete
+// deadlines run from it; an ephemeral box (autoDeleteInterval 0) is deleted
+// instead of stopped, as stop() does for it (sandbox.service.ts:2168-2173).
+func (s *Server) autoLifecycle(sb *sandbox, now time.Time) {
+	for sb.tr == nil && sb.state == sb.desired {
+		switch sb.state {
+		case stateStarted:
+			if sb.autoStop == 0 {
+				return
+			}
+			at := sb.lastActivityAt.Add(minutes(sb.autoStop))
+			if !now.After(at) {
+				return
+			}
+			if sb.ephemeral() {
+				s.softDelete(sb)
+				sb.state = stateDestroyed
+			} else {
+				sb.state, sb.desired = stateStopped, stateStopped
+			}
+			sb.lastActivityAt, sb.updatedAt = at, at
+		case stateStopped:
+			archiveAt := sb.lastActivityAt.Add(minutes(sb.autoArchive))
+			if sb.autoDelete >= 0 {
+				deleteAt := sb.lastActivityAt.Add(minutes(sb.autoDelete))
+				if now.After(deleteAt) && !deleteAt.After(archiveAt) {
+					s.softDelete(sb)
+					sb.state, sb.updatedAt = stateDestroyed, deleteAt
+					return
+				}
+			}
+			if !now.After(archiveAt) || sb.ephemeral() {
+				return
+			}
+			sb.state, sb.desired, sb.updatedAt = stateArchived, stateArchived, archiveAt
+		default:
+			return
+		}
+	}
+}
+
+// autoDeactivate is deactivateOldSnapshots (snapshot.manager.ts:1361-1379):
+// an active, non-general snapshot created and last used longer ago than the
+// deactivation timeout becomes inactive. (The server also spares snapshots
+// sharing their ref with another active one; the fake's refs are unique.)
+func (s *Server) autoDeactivate(sn *snapshot, now time.Time) {
+	if sn.general || sn.removed || sn.tr != nil || sn.state != snapActive {
+		return
+	}
+	last := sn.createdAt
+	if sn.lastUsedAt != nil && sn.lastUsedAt.After(last) {
+		last = *sn.lastUsedAt
+	}
+	at := last.Add(s.opts.SnapshotDeactivation)
+	if now.After(at) {
+		sn.state, sn.updatedAt = snapInactive, at
+	}
+}
+
+func minutes(n int) time.Duration { return time.Duration(n) * time.Minute }
