@@ -3,34 +3,14 @@ package retention
 import "time"
 
 // Upcoming holds the retention rows of the platforms not built yet
-// (Daytona, Fly.io, Modal), researched ahead of them so the numbers and
+// (Fly.io, Modal), researched ahead of them so the numbers and
 // their sources are not lost. It is data only: the provider does not use
 // it, no Table it builds holds these rows, and neither the retention guide
 // nor the provider's `retention {}` block shows them. When a platform
 // ships, its rows move from here into its package's retentionRules(), which
 // its platform.Definition registers, together with their test cases
 // (upcoming_test.go).
-//
-// A Daytona "snapshot" is what sbx_template maps to there, so its
-// deactivation rule is a Template row.
 var Upcoming = []Rule{
-	// Daytona.
-	{Key: "idle_sandbox", Platform: upcomingDaytona, Object: Sandbox, State: StateRunning, Window: 15 * time.Minute, Since: SinceLastUsed, Action: ActionStop,
-		Setting: SettingIdleTimeout, Limits: Limits{Default: 15 * time.Minute}, Enforced: true, Source: srcDtAutoStop,
-		Note: "only lifecycle updates, preview traffic, SSH and toolbox API calls reset the timer; background processes do not"},
-	{Key: "paused_sandbox", Platform: upcomingDaytona, Object: Sandbox, State: StatePaused, Since: SinceStateSince, Action: ActionDelete, Enforced: true, Source: srcDtStates,
-		Note: "no rule found for paused sandboxes"},
-	{Key: "stopped_sandbox", Platform: upcomingDaytona, Object: Sandbox, State: StateStopped, Window: week, Since: SinceStateSince, Action: ActionArchive,
-		Setting: SettingAutoArchiveAfter, Limits: Limits{Min: time.Minute, Max: 30 * day, Default: week}, Enforced: true, Source: srcDtArchive,
-		Note: "autoArchiveInterval 0 means the maximum (30 d)"},
-	{Key: "auto_delete", Platform: upcomingDaytona, Object: Sandbox, State: StateStopped, Since: SinceStateSince, Action: ActionDelete,
-		Setting: SettingAutoDeleteAfter, Enforced: true, Source: srcDtDelete,
-		Note: "off by default; GPU and linked sandboxes must delete on stop (autoDeleteInterval 0)"},
-	{Key: "archived_sandbox", Platform: upcomingDaytona, Object: Sandbox, State: StateArchived, Since: SinceStateSince, Action: ActionDelete, Enforced: true, Source: srcDtStates,
-		Note: "archived sandboxes are kept until deleted; no rule found"},
-	{Key: "unused_template", Platform: upcomingDaytona, Object: Template, State: TemplateReady, Window: 14 * day, Since: SinceLastUsed, Action: ActionDeactivate, Enforced: true, Source: srcDtSnapshot,
-		Note: "a Daytona snapshot is what sbx_template maps to; per-organization override snapshot_deactivation_timeout_minutes; an inactive snapshot can be activated again"},
-
 	// Fly.io.
 	{Key: "running_sandbox", Platform: upcomingFly, Object: Sandbox, State: StateRunning, Since: SinceStarted, Action: ActionStop, Enforced: true, Source: srcFlyMachine,
 		Note: "Fly Proxy autostop (app-level) stops or suspends idle machines every few minutes; not tracked per machine"},
@@ -57,19 +37,13 @@ var Upcoming = []Rule{
 // The names the coming platforms' provider blocks will have; each moves to
 // its platform package with its rows.
 const (
-	upcomingDaytona = "daytona"
-	upcomingFly     = "fly"
-	upcomingModal   = "modal"
+	upcomingFly   = "fly"
+	upcomingModal = "modal"
 )
 
 // Citations of the coming platforms' rows, from the project's platform
 // research notes (platform-apis.md).
 const (
-	srcDtAutoStop   = "Daytona autoStopInterval default 15 min, 0 = disabled (daytonaio/daytona v0.190.0 apps/api/src/sandbox/entities/sandbox.entity.ts:210-212; docs sandboxes.mdx:1974)"
-	srcDtArchive    = "Daytona autoArchiveInterval default 10080 min (7 d), max MAX_AUTO_ARCHIVE_INTERVAL 43200 min (30 d), larger values clamped (sandbox.entity.ts:214-216; config/configuration.ts:97; sandbox.service.ts:3298-3310)"
-	srcDtDelete     = "Daytona autoDeleteInterval default -1 (disabled), 0 = delete on stop, N = minutes continuously stopped (sandbox.entity.ts:218-222; docs sandboxes.mdx:2177-2183)"
-	srcDtSnapshot   = "Daytona snapshots deactivated after 14 days unused: DEFAULT_SNAPSHOT_DEACTIVATION_TIMEOUT_MINUTES = 14*24*60, cron every 10 min (apps/api/src/sandbox/managers/snapshot.manager.ts:64,1361-1379; docs snapshots.mdx:905)"
-	srcDtStates     = "Daytona docs sandboxes.mdx (pause: VM runners only; archived: filesystem in object storage); no retention rule for this state found"
 	srcFlyMachine   = "Fly Machines: no per-machine TTL; auto_destroy and app-level Fly Proxy autostop only (superfly/docs reference/fly-proxy-autostop-autostart.html.markerb)"
 	srcFlySuspend   = "Fly suspend: the memory snapshot is not guaranteed to persist (discarded on deploy, migration, maintenance); the next start may cold boot (superfly/docs reference/suspend-resume.html.md)"
 	srcFlySnapshot  = "Fly volume snapshots: kept 5 days by default, snapshot_retention 1–60 days (superfly/docs volumes/snapshots.html.markerb; machines/api/volumes-resource.html.markerb)"
