@@ -23,9 +23,10 @@ const (
 
 const usage = `Usage: terraform-provider-sbx drift [flags] STATE
 
-Reports every sbx_sandbox and sbx_snapshot in a Terraform state whose
-retention deadline (expires_at, recorded on the last refresh) has passed or
-falls within --warn-before. Needs no credentials and no network.
+Reports every sbx_sandbox, sbx_snapshot and sbx_template in a Terraform
+state whose retention deadline (expires_at, recorded on the last refresh)
+has passed or falls within --warn-before. Needs no credentials and no
+network.
 
 STATE is a file written by 'terraform state pull' or a .tfstate file
 (state format version 4), or the output of 'terraform show -json';

@@ -8,13 +8,14 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
-// Finding is one sandbox or snapshot past or near its deadline.
+// Finding is one sandbox, snapshot or template past or near its deadline.
 type Finding struct {
 	Address  string
 	Type     string
 	ID       string
 	Platform string
-	// Status is the sandbox status or the snapshot kind, as recorded.
+	// Status is the sandbox or template status or the snapshot kind, as
+	// recorded.
 	Status    string
 	ExpiresAt time.Time
 	Rule      string
@@ -31,8 +32,8 @@ type Report struct {
 	Now        time.Time
 	WarnBefore time.Duration
 	Findings   []Finding
-	// Checked counts sbx_sandbox and sbx_snapshot instances; NoDeadline
-	// those without a recorded expires_at.
+	// Checked counts sbx_sandbox, sbx_snapshot and sbx_template
+	// instances; NoDeadline those without a recorded expires_at.
 	Checked, NoDeadline, OK, Expiring, Expired int
 }
 

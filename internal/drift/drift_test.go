@@ -140,7 +140,7 @@ func TestMainOutputAndExitCodes(t *testing.T) {
 	}{
 		{"state file, table", "", []string{"testdata/state_v4.tfstate"}, ExitExpired,
 			[]string{"RETENTION", "expired", `module.team["a"].module.inner.sbx_snapshot.snap["nightly"]`, "sn-nightly", "modal", "memory",
-				"2026-04-30T00:00:00Z", "1d12h ago", "memory_snapshot", "sbx_sandbox.soon", "in 2d23h", "2 expired, 2 expiring within 72h0m0s, of 7 sandboxes and snapshots"},
+				"2026-04-30T00:00:00Z", "1d12h ago", "memory_snapshot", "sbx_sandbox.soon", "in 2d23h", "2 expired, 2 expiring within 72h0m0s, of 7 sandboxes, snapshots and templates"},
 			[]string{"s3cr3t", "c-box1", "sn-weekly", "sn-data", "d-1"}},
 		{"stdin, show -json", show, []string{"-"}, ExitExpired, []string{`module.team["a"].sbx_sandbox.box[0]`, "2 expired"}, []string{"s3cr3t"}},
 		{"flags after the file", "", []string{"testdata/show.json", "--now", "2026-04-01T00:00:00Z"}, ExitClean,

@@ -105,9 +105,10 @@ func TestDriftE2E(t *testing.T) {
 				if rep.InputFormat != in.format {
 					t.Errorf("input_format = %q, want %q", rep.InputFormat, in.format)
 				}
-				// The sandbox and the snapshot are checked; only the sandbox has a deadline.
-				if rep.Summary.Checked != 2 || rep.Summary.NoDeadline != 1 {
-					t.Errorf("summary %+v: want 2 checked, 1 without a deadline", rep.Summary)
+				// The template, the sandbox and the snapshot are checked; only the
+				// sandbox has a deadline (Docker has no template rule).
+				if rep.Summary.Checked != 3 || rep.Summary.NoDeadline != 2 {
+					t.Errorf("summary %+v: want 3 checked, 2 without a deadline", rep.Summary)
 				}
 				if m.wantBox == "" {
 					if len(rep.Findings) != 0 || rep.Summary.OK != 1 {
@@ -148,7 +149,7 @@ func TestDriftE2E(t *testing.T) {
 		if strings.Join(fields, " ") != strings.Join(wantFields, " ") {
 			t.Errorf("expired row = %q, want the fields %q\n%s", row, wantFields, out)
 		}
-		if !strings.Contains(string(out), "1 expired, 0 expiring within 30m0s, of 2 sandboxes and snapshots checked") {
+		if !strings.Contains(string(out), "1 expired, 0 expiring within 30m0s, of 3 sandboxes, snapshots and templates checked") {
 			t.Errorf("summary line missing:\n%s", out)
 		}
 	})

@@ -96,7 +96,7 @@ func WriteTable(w io.Writer, rep Report) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d expired, %d expiring within %s, of %d sandboxes and snapshots checked at %s (%d without a deadline)\n",
+	_, err := fmt.Fprintf(w, "%d expired, %d expiring within %s, of %d sandboxes, snapshots and templates checked at %s (%d without a deadline)\n",
 		rep.Expired, rep.Expiring, rep.WarnBefore, rep.Checked, rep.Now.UTC().Format(time.RFC3339), rep.NoDeadline)
 	return err
 }

@@ -1,5 +1,6 @@
-// Package drift reads a Terraform state and reports every sbx_sandbox and
-// sbx_snapshot whose retention deadline has passed or is near. It needs no
+// Package drift reads a Terraform state and reports every sbx_sandbox,
+// sbx_snapshot and sbx_template whose retention deadline has passed or is
+// near. It needs no
 // credentials and no network: the deadline is what the provider recorded in
 // `expires_at` on the last refresh, re-judged against the current time.
 package drift
@@ -12,27 +13,29 @@ import (
 	"strings"
 )
 
-// Resource types the detector looks at.
+// Resource types the detector looks at: the ones with retention deadlines
+// (a template's: where the platform deactivates unused templates).
 const (
 	TypeSandbox  = "sbx_sandbox"
 	TypeSnapshot = "sbx_snapshot"
-)
-
-// The other resource types of the provider, which ParseWith can read too
-// (the orphans command collects the ids of every sbx_* resource).
-const (
 	TypeTemplate = "sbx_template"
-	TypeVolume   = "sbx_volume"
 )
 
-// Instance is one sbx_sandbox or sbx_snapshot resource instance (or one of
-// the types ParseWith was asked for), with the attributes the detector
-// reads. Absent and null attributes are "".
+// DetectedTypes are the resource types Parse emits and the detector judges.
+var DetectedTypes = []string{TypeSandbox, TypeSnapshot, TypeTemplate}
+
+// The other resource type of the provider, which ParseWith can read too
+// (the orphans command collects the ids of every sbx_* resource).
+const TypeVolume = "sbx_volume"
+
+// Instance is one sbx_sandbox, sbx_snapshot or sbx_template resource
+// instance (or one of the types ParseWith was asked for), with the
+// attributes the detector reads. Absent and null attributes are "".
 type Instance struct {
 	Address string
 	Type    string
 	ID      string
-	// Platform, Status (sandboxes) and Kind (snapshots) as recorded.
+	// Platform, Status (sandboxes, templates) and Kind (snapshots) as recorded.
 	Platform string
 	Status   string
 	Kind     string
@@ -61,8 +64,8 @@ func (e *InputError) Error() string { return e.Msg }
 
 func inputErr(format string, a ...any) error { return &InputError{Msg: fmt.Sprintf(format, a...)} }
 
-// Parse streams a state from r and calls emit for every managed sbx_sandbox
-// and sbx_snapshot instance, in file order. It holds one instance at a time
+// Parse streams a state from r and calls emit for every managed
+// sbx_sandbox, sbx_snapshot and sbx_template instance, in file order. It holds one instance at a time
 // (plus the current input buffer), never the file, so memory does not grow
 // with the state. It returns the detected format, or an *InputError
 // describing bad input; a read error of r is returned as is.
@@ -72,8 +75,8 @@ func Parse(r io.Reader, emit func(Instance) error) (Format, error) {
 
 // ParseOptions widen Parse for other commands that read states.
 type ParseOptions struct {
-	// Types are the managed resource types to emit; nil means sbx_sandbox
-	// and sbx_snapshot, the detector's.
+	// Types are the managed resource types to emit; nil means the
+	// detector's (DetectedTypes).
 	Types []string
 	// Tool names the command in messages about bad input; "" means drift.
 	Tool string
@@ -83,7 +86,7 @@ type ParseOptions struct {
 func ParseWith(r io.Reader, opts ParseOptions, emit func(Instance) error) (Format, error) {
 	p := &parser{lx: newLexer(r), emit: emit, types: opts.Types, tool: opts.Tool}
 	if p.types == nil {
-		p.types = []string{TypeSandbox, TypeSnapshot}
+		p.types = DetectedTypes
 	}
 	if p.tool == "" {
 		p.tool = "drift"

@@ -32,6 +32,11 @@ type Capabilities struct {
 	SnapshotCreatedAt      bool // when it was made: created_at, and ordering for most_recent
 	SnapshotSize           bool // its size (size_bytes)
 	SnapshotSourceReported bool // the sandbox or volume it was taken from, on a lookup
+	// SnapshotListsBySource: List selects the snapshots of one sandbox or
+	// volume (SnapshotFilter.SandboxID, VolumeID). Where it cannot (Daytona
+	// records no source), the data sources' source filters are an error and
+	// an imported snapshot's configured source is taken as written.
+	SnapshotListsBySource bool
 }
 
 // Attribute returns the row of one attribute (Refused when absent).

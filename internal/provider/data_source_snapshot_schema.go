@@ -2,12 +2,14 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -161,6 +163,17 @@ func (m snapshotFilterModel) query(ctx context.Context, diags *diag.Diagnostics)
 // snapshot was made, else in the platform's listing order, since there is
 // no time to order by.
 func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, at time.Time, diags *diag.Diagnostics) []platform.Snapshot {
+	if (q.SandboxID != "" || q.VolumeID != "") && !p.Capabilities().SnapshotListsBySource {
+		attr, value := "sandbox_id", q.SandboxID
+		if q.VolumeID != "" {
+			attr, value = "volume_id", q.VolumeID
+		}
+		diags.AddAttributeError(path.Root(attr), attr+" is not supported on "+p.Name(),
+			fmt.Sprintf("%s = %q: %s does not record which sandbox or volume a snapshot was taken of, so it cannot "+
+				"select a source's snapshots. Find the snapshot by name or name_regex instead (a snapshot taken by "+
+				"this provider carries the name its sbx_snapshot gave it).", attr, value, p.Name()))
+		return nil
+	}
 	all, err := p.Snapshots().List(ctx, q.platformFilter())
 	if err != nil {
 		addPlatformError(diags, "list", "snapshots", "", err)

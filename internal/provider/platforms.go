@@ -2,6 +2,7 @@ package provider
 
 import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 )
@@ -14,5 +15,6 @@ func Platforms() []platform.Definition {
 	return []platform.Definition{
 		docker.Definition(),
 		e2b.Definition(),
+		daytona.Definition(),
 	}
 }

@@ -52,8 +52,8 @@ func sandboxMountPathProblem(p string) string {
 
 // sandboxSubpathValidator requires volume_mount.subpath to be a relative
 // path inside the volume: no leading /, no .. and no empty segment (the
-// rules Daytona's server applies to a subpath, its volumes' S3 key prefix:
-// apps/api/src/sandbox/utils/volume-mount-path-validation.util.ts).
+// rules of the one platform that mounts sub-directories, where a subpath is
+// an S3 key prefix: its server's volume-mount-path-validation.util.ts).
 type sandboxSubpathValidator struct{}
 
 var _ validator.String = sandboxSubpathValidator{}

@@ -349,9 +349,18 @@ func (m *snapshotModel) applySnapshot(caps platform.Capabilities, s *platform.Sn
 	case m.Name.IsUnknown():
 		m.Name = types.StringNull()
 	}
-	m.IncludeMemory = types.BoolValue(s.Kind == platform.SnapshotMemory)
+	kind := s.Kind
+	if caps.Attribute(platform.AttrSnapshotIncludeMemory).Unreported && !m.IncludeMemory.IsNull() && !m.IncludeMemory.IsUnknown() {
+		// The platform does not say whether a snapshot holds memory
+		// (a Replace row marked Unreported): what was asked for is what it holds.
+		if m.IncludeMemory.ValueBool() {
+			kind = platform.SnapshotMemory
+		}
+	} else {
+		m.IncludeMemory = types.BoolValue(kind == platform.SnapshotMemory)
+	}
 	m.Labels = mapToTF(platform.UserLabels(s.Labels), m.Labels)
-	m.Kind = types.StringValue(string(s.Kind))
+	m.Kind = types.StringValue(string(kind))
 	m.CreatedAt = types.StringNull()
 	if caps.SnapshotCreatedAt {
 		m.CreatedAt = timeStringOrNull(s.CreatedAt)

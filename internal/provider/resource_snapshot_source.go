@@ -82,6 +82,9 @@ func snapshotReplacedAnyway(plan, state snapshotModel) bool {
 // sourceConfirmed reports whether the platform lists snapshot id among the
 // snapshots of source.
 func (r *snapshotResource) sourceConfirmed(ctx context.Context, volume bool, source, id string, diags *diag.Diagnostics) bool {
+	if !r.platform.Capabilities().SnapshotListsBySource {
+		return true // nothing to confirm it with: the configuration is taken as written
+	}
 	filter := platform.SnapshotFilter{SandboxID: source}
 	if volume {
 		filter = platform.SnapshotFilter{VolumeID: source}

@@ -67,8 +67,9 @@ func TestSnapshotSourcePlan(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := &snapshotSourceTestPlatform{
-				boxes:   map[string]string{"box-a": "box-a", "named-a": "box-a", "box-b": "box-b"},
-				sources: map[string]string{"box-a": "sha256:x"},
+				snapshotTestFakePlatform: snapshotTestFakePlatform{caps: platform.Capabilities{SnapshotListsBySource: true}},
+				boxes:                    map[string]string{"box-a": "box-a", "named-a": "box-a", "box-b": "box-b"},
+				sources:                  map[string]string{"box-a": "sha256:x"},
 			}
 			r := &snapshotResource{platform: fake}
 			plan := tc.config // what the framework plans before ModifyPlan
@@ -101,6 +102,29 @@ func TestSnapshotSourcePlan(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Where the platform cannot list a source's snapshots (Daytona), an
+// imported snapshot's configured source is recorded as written: nothing
+// could confirm it, so nothing warns that it is unconfirmed.
+func TestSnapshotSourcePlanUnlistable(t *testing.T) {
+	fake := &snapshotSourceTestPlatform{boxes: map[string]string{"box-b": "box-b"}}
+	r := &snapshotResource{platform: fake}
+	state := snapshotTestModel()
+	state.SandboxID, state.VolumeID = types.StringNull(), types.StringNull()
+	config := snapshotTestModel()
+	config.SandboxID, config.VolumeID = types.StringValue("box-b"), types.StringNull()
+	plan := config
+	var diags diag.Diagnostics
+	if replace := r.snapshotSourcePlan(context.Background(), config, state, &plan, &diags); len(replace) != 0 {
+		t.Errorf("replace = %v, want none", replace)
+	}
+	if diags.HasError() || len(diags.Warnings()) != 0 {
+		t.Errorf("diagnostics %v, want none", diags)
+	}
+	if plan.SandboxID.ValueString() != "box-b" {
+		t.Errorf("planned sandbox_id %s, want box-b", plan.SandboxID)
 	}
 }
 

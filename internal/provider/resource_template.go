@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // Default timeouts: a build may pull nothing (no registry here) but can still
@@ -48,6 +49,8 @@ type templateResource struct {
 	// owner and names come from the provider block and the run (see providerData).
 	owner string
 	names *nameRegistry
+	// retention judges the template's deadline (template_retention.go).
+	retention retentionSettings
 }
 
 // NewTemplateResource returns the sbx_template resource, documented for the
@@ -62,24 +65,31 @@ func newTemplateResource(defs []platform.Definition) resource.Resource {
 
 // templateModel is the sbx_template state and plan.
 type templateModel struct {
-	ID           types.String   `tfsdk:"id"`
-	Name         types.String   `tfsdk:"name"`
-	Dockerfile   types.String   `tfsdk:"dockerfile"`
-	Image        types.String   `tfsdk:"image"`
-	FromTemplate types.String   `tfsdk:"from_template"`
-	ContextDir   types.String   `tfsdk:"context_dir"`
-	StartCmd     types.String   `tfsdk:"start_cmd"`
-	ReadyCmd     types.String   `tfsdk:"ready_cmd"`
-	CPUCount     types.Int64    `tfsdk:"cpu_count"`
-	MemoryMB     types.Int64    `tfsdk:"memory_mb"`
-	DiskMB       types.Int64    `tfsdk:"disk_mb"`
-	Labels       types.Map      `tfsdk:"labels"`
-	Public       types.Bool     `tfsdk:"public"`
-	ContextHash  types.String   `tfsdk:"context_hash"`
-	BuildID      types.String   `tfsdk:"build_id"`
-	Status       types.String   `tfsdk:"status"`
-	CreatedAt    types.String   `tfsdk:"created_at"`
-	Timeouts     timeouts.Value `tfsdk:"timeouts"`
+	ID           types.String `tfsdk:"id"`
+	Name         types.String `tfsdk:"name"`
+	Dockerfile   types.String `tfsdk:"dockerfile"`
+	Image        types.String `tfsdk:"image"`
+	FromTemplate types.String `tfsdk:"from_template"`
+	ContextDir   types.String `tfsdk:"context_dir"`
+	StartCmd     types.String `tfsdk:"start_cmd"`
+	ReadyCmd     types.String `tfsdk:"ready_cmd"`
+	CPUCount     types.Int64  `tfsdk:"cpu_count"`
+	MemoryMB     types.Int64  `tfsdk:"memory_mb"`
+	DiskMB       types.Int64  `tfsdk:"disk_mb"`
+	Labels       types.Map    `tfsdk:"labels"`
+	Public       types.Bool   `tfsdk:"public"`
+	ContextHash  types.String `tfsdk:"context_hash"`
+	BuildID      types.String `tfsdk:"build_id"`
+	Status       types.String `tfsdk:"status"`
+	CreatedAt    types.String `tfsdk:"created_at"`
+	// Retention, computed (template_retention.go).
+	Platform        types.String   `tfsdk:"platform"`
+	LastUsedAt      types.String   `tfsdk:"last_used_at"`
+	ExpiresAt       types.String   `tfsdk:"expires_at"`
+	RetentionStatus types.String   `tfsdk:"retention_status"`
+	RetentionRule   types.String   `tfsdk:"retention_rule"`
+	RetentionAction types.String   `tfsdk:"retention_action"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
 var (
@@ -139,7 +149,13 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"The provider never removes or changes the imported image: destroying (or replacing) the template removes " +
 			"it from the state only, with a warning that the image was left in place. The same holds for an image " +
 			"under the template's own id that the provider did not build: destroy leaves it, and a rebuild moves the " +
-			"id to the new build and leaves that image on the platform, untagged.",
+			"id to the new build and leaves that image on the platform, untagged.\n\n" +
+			"**Deadlines.** Where the platform deactivates templates nobody used for a while (a retention rule for " +
+			"templates; see `expires_at`), the template records `last_used_at`, `expires_at` and `retention_*` like " +
+			"`sbx_sandbox` and `sbx_snapshot`, `terraform plan` warns before the deadline and flags a template past " +
+			"it, and the drift detector reports it. A template the platform deactivated reads as `status = \"inactive\"`; " +
+			"where the platform can activate it again, the plan shows an in-place update back to `ready` and the " +
+			"apply activates it (see `status`).",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("template"),
 			"name": schema.StringAttribute{
@@ -244,7 +260,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "Build status as the platform reports it (e.g. `ready`). Unknown in a plan that rebuilds.",
+				MarkdownDescription: templateStatusDescription(defs),
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -261,12 +277,16 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"removal (`delete`, default 5m). Go duration strings such as `45m`."),
 		},
 	}
+	for name, a := range templateRetentionAttributes(defs) {
+		resp.Schema.Attributes[name] = a
+	}
 }
 
 func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.platform = platformFrom(req.ProviderData, &resp.Diagnostics)
 	r.owner = ownerFrom(req.ProviderData)
 	r.names = namesFrom(req.ProviderData)
+	r.retention = retentionFrom(req.ProviderData)
 }
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -301,12 +321,14 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 			// Terraform marks it tainted and replaces it, instead of
 			// leaving an orphan that holds the name.
 			plan.applyBuild(tpl)
+			templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		}
 		addPlatformError(&resp.Diagnostics, "build", "template", spec.Name, err)
 		return
 	}
 	plan.applyBuild(tpl)
+	templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -332,6 +354,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 			return
 		}
 		state.applyRead(tpl, true)
+		templateAfterPlatform(&state, tpl, r.platform.Name(), r.retention)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		endImport(ctx, resp)
 		return
@@ -342,6 +365,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	state.applyRead(tpl, false)
+	templateAfterPlatform(&state, tpl, r.platform.Name(), r.retention)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -361,8 +385,20 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	defer cancel()
 
 	if len(templateRebuildChanges(plan, state)) == 0 {
+		plan.BuildID, plan.CreatedAt = state.BuildID, state.CreatedAt
+		if templateActivationPlanned(r.platform, state) && plan.Status.ValueString() == retention.TemplateReady {
+			// The platform deactivated the template: activate it again,
+			// same id, same build.
+			templateActivate(ctx, r.platform, r.defs, &plan, state, r.retention, &resp.Diagnostics)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			return
+		}
 		// Only context_dir's path or the timeouts changed: nothing to build.
-		plan.BuildID, plan.Status, plan.CreatedAt = state.BuildID, state.Status, state.CreatedAt
+		plan.Status, plan.Platform, plan.LastUsedAt = state.Status, keepKnown(plan.Platform, state.Platform), state.LastUsedAt
+		templateSetRetentionFields(&plan, templateRetentionOf(state))
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
@@ -379,6 +415,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		return
 	}
 	plan.applyBuild(tpl)
+	templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -500,6 +537,9 @@ func (m *templateModel) applyRead(t *platform.Template, importing bool) {
 	}
 	if t.MemoryMB > 0 && (importing || !m.MemoryMB.IsNull()) {
 		m.MemoryMB = types.Int64Value(t.MemoryMB)
+	}
+	if t.DiskMB > 0 && (importing || !m.DiskMB.IsNull()) {
+		m.DiskMB = types.Int64Value(t.DiskMB)
 	}
 	// Left out, public stays null (private is the default); set, or after
 	// an import of a public template, it is what the platform reports.

@@ -45,7 +45,9 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 
 // ModifyPlan computes context_hash, rejects settings the platform cannot
 // honour, and turns a changed build input into a rebuild: in place where the
-// platform keeps the template id, a replacement elsewhere.
+// platform keeps the template id, a replacement elsewhere. It plans the
+// retention attributes and their warnings (template_retention.go), and an
+// in-place activation of a template the platform deactivated.
 func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy: nothing to build or check
@@ -75,22 +77,31 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			return
 		}
 		decision := planAttributes(r.platform.Capabilities().Attributes, r.platform.Name(), templateAttributes(plan, &state), &resp.Diagnostics)
+		newBuild := false
 		switch {
 		case resp.Diagnostics.HasError():
 			return
 		case len(decision.replace) > 0:
 			resp.RequiresReplace.Append(decision.replace...)
+			newBuild = true
 		case len(decision.inPlace) > 0 && templateIsForeign(state):
 			// An image the provider did not build is never built over: a
 			// changed input makes a template of the provider's own.
 			resp.RequiresReplace.Append(templateRebuildChanges(plan, state)...)
+			newBuild = true
 		case len(decision.inPlace) > 0:
 			// Same id, new build (TemplateService.Rebuild): what the build
 			// produces is unknown until it runs.
 			plan.BuildID = types.StringUnknown()
 			plan.Status = types.StringUnknown()
 			plan.CreatedAt = types.StringUnknown()
+			newBuild = true
 		}
+		// The deadline: kept from state, unknown for a new build, planned
+		// again for an activation of a template the platform deactivated.
+		templatePlanRetention(&plan, &state, newBuild, r.platform, r.defs, r.retention, &resp.Diagnostics)
+	} else if r.platform != nil {
+		templatePlanRetention(&plan, nil, false, r.platform, r.defs, r.retention, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 	if req.State.Raw.IsNull() && r.platform != nil {

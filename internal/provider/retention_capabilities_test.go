@@ -10,9 +10,10 @@ import (
 // TestLifecycleSettingsAreNeverInert: every lifecycle setting a registered
 // platform accepts gives a deadline, through a row of its retention rules
 // that the setting replaces, counting from a moment the provider records.
-// No platform reports a box's last activity (retention.Object.LastUsedAt is
-// never filled in), so a setting whose only rows count from it would be
-// accepted and do nothing; a setting the platform refuses must have no row
+// The provider records no box's last activity (retention.Object.LastUsedAt
+// is never filled in for a box), so a setting whose only rows count from it
+// would be accepted and do nothing, unless the platform reports the
+// deadline itself (a Reported row: Daytona's idle auto-stop); a setting the platform refuses must have no row
 // that pretends to track it. A platform that enforces no deadline has no
 // enforced row, and one that does has no row it leaves to the provider.
 func TestLifecycleSettingsAreNeverInert(t *testing.T) {
@@ -50,7 +51,7 @@ func TestLifecycleSettingsAreNeverInert(t *testing.T) {
 					continue
 				}
 				rows++
-				if r.Since != retention.SinceLastUsed {
+				if r.Since != retention.SinceLastUsed || r.Reported {
 					tracked++
 				}
 			}

@@ -45,7 +45,7 @@ func (t Table) WriteDoc(w io.Writer, titles map[string]string) error {
 		b.WriteString("|---|---|---|---|---|---|---|---|\n")
 		for _, r := range rows {
 			cells := []string{
-				"`" + r.Key + "`", r.Object, r.State, docWindow(r), docSince(r.Since),
+				"`" + r.Key + "`", r.Object, r.State, docWindow(r), docSince(r),
 				docAction(r), docSetting(r), docSource(r),
 			}
 			for j, c := range cells {
@@ -107,8 +107,8 @@ func docWindow(r Rule) string {
 	return "none (an override sets one)"
 }
 
-func docSince(s Since) string {
-	switch s {
+func docSince(r Rule) string {
+	switch r.Since {
 	case SinceCreated:
 		return "creation"
 	case SinceStarted:
@@ -116,9 +116,13 @@ func docSince(s Since) string {
 	case SinceStateSince:
 		return "entering the state"
 	case SinceLastUsed:
+		if r.Object == Template {
+			// What a platform counts as a template's use.
+			return "last use (a box started from it; creation when none)"
+		}
 		return "last activity"
 	}
-	return string(s)
+	return string(r.Since)
 }
 
 func docAction(r Rule) string {

@@ -56,7 +56,7 @@ func TestWriteDoc(t *testing.T) {
 		"| `running_sandbox` | sandbox | running | none unless `timeout` is set | last start or resume | kill (or `on_timeout`) | `timeout` |",
 		"| `paused_sandbox` | sandbox | paused | none (an override sets one) |",
 		"| `old_template` | template | ready | none (an override sets one) | creation | delete | — |",
-		"| `unused_template` | template | ready | 14d | last activity | deactivate | — | enforced: unused templates |",
+		"| `unused_template` | template | ready | 14d | last use (a box started from it; creation when none) | deactivate | — | enforced: unused templates |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q\n%s", want, out)

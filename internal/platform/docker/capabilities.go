@@ -126,4 +126,5 @@ var capabilities = platform.Capabilities{
 	SnapshotCreatedAt:      true, // image created time
 	SnapshotSize:           true,
 	SnapshotSourceReported: true, // recorded in image labels
+	SnapshotListsBySource:  true, // by the same labels
 }

@@ -148,5 +148,6 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SnapshotCreatedAt:      false,
 		SnapshotSize:           false,
 		SnapshotSourceReported: false,
+		SnapshotListsBySource:  true, // GET /snapshots?sandboxID= filters on the server
 	}
 }

@@ -77,7 +77,7 @@ func TestSnapshotDeactivation(t *testing.T) {
 	general := srv.SeedSnapshot(SnapshotSeed{Name: "general", General: true})
 	clock.Advance(10 * 24 * time.Hour)
 	api.createSandbox(map[string]any{"snapshot": "used", "autoStopInterval": 0})
-	clock.Advance(4*24*time.Hour + time.Minute)
+	clock.Advance(4*24*time.Hour + deactivationCron) // the cron runs every 10 minutes
 	for id, want := range map[string]string{unused: snapInactive, used: snapActive, general: snapActive} {
 		if got := api.snapshot(id); got.State != want {
 			t.Errorf("snapshot %s: %s, want %s", id, got.State, want)
@@ -119,5 +119,31 @@ func TestIntervals(t *testing.T) {
 			}
 			api.checkClean()
 		})
+	}
+}
+
+// The deactivation cron runs every 10 minutes: a snapshot past its
+// deadline stays active until the next run, and one activated again with
+// no box started from it is deactivated at the run after that.
+func TestSnapshotDeactivationCron(t *testing.T) {
+	srv, api, clock := newTest(t, Options{})
+	id := srv.SeedSnapshot(SnapshotSeed{Name: "tpl"})
+	clock.Advance(14*24*time.Hour + time.Second)
+	if got := api.snapshot(id); got.State != snapActive {
+		t.Fatalf("before the cron's run: %s, want active", got.State)
+	}
+	clock.Advance(deactivationCron)
+	if got := api.snapshot(id); got.State != snapInactive {
+		t.Fatalf("after the cron's run: %s, want inactive", got.State)
+	}
+	clock.Advance(deactivationCron) // activation is refused for 10 minutes after a deactivation
+	api.must(http.StatusOK, http.MethodPost, "/snapshots/"+id+"/activate", nil)
+	srv.SettleAll()
+	if got := api.snapshot(id); got.State != snapActive {
+		t.Fatalf("after activation: %s, want active", got.State)
+	}
+	clock.Advance(deactivationCron)
+	if got := api.snapshot(id); got.State != snapInactive {
+		t.Fatalf("unused after activation, at the next run: %s, want inactive", got.State)
 	}
 }

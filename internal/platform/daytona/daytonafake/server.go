@@ -65,6 +65,11 @@ type Options struct {
 	// before the platform deactivates it (DEFAULT_SNAPSHOT_DEACTIVATION_
 	// TIMEOUT_MINUTES, snapshot.manager.ts:64). Default 14 days.
 	SnapshotDeactivation time.Duration
+	// DefaultSandboxClass is the class of a snapshot created without one
+	// (the server's DEFAULT_SANDBOX_CLASS, configuration.ts:66): "container"
+	// by default; ClassLinuxVM models a deployment whose boxes are VMs and
+	// can be paused.
+	DefaultSandboxClass string
 }
 
 // DefaultSnapshotName is the general snapshot the fake seeds when
@@ -123,6 +128,9 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	if opts.MaxAutoArchiveMinutes <= 0 {
 		opts.MaxAutoArchiveMinutes = 43200
+	}
+	if opts.DefaultSandboxClass == "" {
+		opts.DefaultSandboxClass = ClassContainer
 	}
 	if opts.SnapshotDeactivation <= 0 {
 		opts.SnapshotDeactivation = 14 * 24 * time.Hour

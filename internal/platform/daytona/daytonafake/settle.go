@@ -104,10 +104,17 @@ func (s *Server) autoLifecycle(sb *sandbox, now time.Time) {
 	}
 }
 
+// deactivationCron is how often the server's deactivateOldSnapshots runs
+// (@Cron EVERY_10_MINUTES, snapshot.manager.ts:1361).
+const deactivationCron = 10 * time.Minute
+
 // autoDeactivate is deactivateOldSnapshots (snapshot.manager.ts:1361-1379):
 // an active, non-general snapshot created and last used longer ago than the
-// deactivation timeout becomes inactive. (The server also spares snapshots
-// sharing their ref with another active one; the fake's refs are unique.)
+// deactivation timeout becomes inactive at the cron's next run. A snapshot
+// activated again without a box started from it stays active only until
+// that next run, as activation does not touch lastUsedAt (snapshot.service.ts
+// 787-789). (The server also spares snapshots sharing their ref with
+// another active one; the fake's refs are unique.)
 func (s *Server) autoDeactivate(sn *snapshot, now time.Time) {
 	if sn.general || sn.removed || sn.tr != nil || sn.state != snapActive {
 		return
@@ -116,9 +123,13 @@ func (s *Server) autoDeactivate(sn *snapshot, now time.Time) {
 	if sn.lastUsedAt != nil && sn.lastUsedAt.After(last) {
 		last = *sn.lastUsedAt
 	}
-	at := last.Add(s.opts.SnapshotDeactivation)
-	if now.After(at) {
-		sn.state, sn.updatedAt = snapInactive, at
+	due := last.Add(s.opts.SnapshotDeactivation)
+	if sn.updatedAt.After(due) {
+		due = sn.updatedAt // active again since then: the cron finds it at its next run
+	}
+	run := due.Truncate(deactivationCron).Add(deactivationCron)
+	if !now.Before(run) {
+		sn.state, sn.updatedAt = snapInactive, run
 	}
 }
 

@@ -138,7 +138,7 @@ func (s *Server) createSnapshot(c *call) reply {
 	}
 	class := req.SandboxClass
 	if class == "" {
-		class = ClassContainer // defaultSandboxClass, configuration.ts:66
+		class = s.opts.DefaultSandboxClass // defaultSandboxClass, configuration.ts:66
 	}
 	if class == ClassWindows {
 		return errorReply(http.StatusBadRequest, "Windows snapshots cannot be created via this endpoint; they are produced by snapshot-from-sandbox flows.")

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
@@ -87,5 +88,27 @@ func TestRunErrors(t *testing.T) {
 	if err := run(writeDoc(t, retention.DocTableBegin+"\n"+retention.DocTableEnd+"\n"), false, broken); err == nil ||
 		!strings.Contains(err.Error(), "retention table") {
 		t.Errorf("a malformed row: err = %v", err)
+	}
+}
+
+// TestRunTemplateRows: a registered platform's template rows (Daytona's
+// unused_template, say) appear in the guide like its sandbox and snapshot
+// rows, saying what a template's last use is.
+func TestRunTemplateRows(t *testing.T) {
+	row := retention.Rule{Key: "unused_template", Platform: "tplplat", Object: retention.Template, State: retention.TemplateReady,
+		Window: 14 * 24 * time.Hour, Since: retention.SinceLastUsed, Action: retention.ActionDeactivate, Enforced: true, Source: "tplplat docs"}
+	defs := append(provider.Platforms(), platform.Definition{Name: "tplplat", Title: "Tplplat", Retention: []retention.Rule{row}})
+	name := writeDoc(t, retention.DocTableBegin+"\n"+retention.DocTableEnd+"\n")
+	if err := run(name, false, defs); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "### Tplplat\n\n| key | object | state | window | counts from | action | user setting and limits | source |\n|---|---|---|---|---|---|---|---|\n" +
+		"| `unused_template` | template | ready | 14d | last use (a box started from it; creation when none) | deactivate | — | tplplat docs |\n"
+	if !strings.Contains(string(b), want) {
+		t.Errorf("the guide lacks the template row:\n%s", b)
 	}
 }
