@@ -41,7 +41,7 @@ func retentionComputedAttributes(defs []platform.Definition, kind string) map[st
 			"or `expired` (the deadline has passed), as of the last refresh. Plans warn for `expiring` and `expired`."),
 		"retention_rule": plain("The key of the retention rule that sets `expires_at` (e.g. `paused_sandbox`), " +
 			"the name to override it with in the provider's `retention {}` block; null when there is no deadline."),
-		"retention_action": plain("What happens at `expires_at`: `kill`, `pause`, `stop`, `delete` or `expire`; " +
+		"retention_action": plain("What happens at `expires_at`: `kill`, `pause`, `stop`, `archive`, `delete`, `deactivate` or `expire`; " +
 			"null when there is no deadline."),
 	}
 }

@@ -70,8 +70,8 @@ func retentionBlock(defs []platform.Definition) schema.SingleNestedBlock {
 	table := platform.RetentionTable(defs)
 	attrs := map[string]schema.Attribute{
 		"warn_before": schema.StringAttribute{
-			MarkdownDescription: "How long before a retention deadline `terraform plan` starts warning about a sandbox " +
-				"or snapshot (and `retention_status` becomes `expiring`). A duration such as `72h`, `90m` or `3d`. Default `72h`.",
+			MarkdownDescription: "How long before a retention deadline `terraform plan` starts warning about a sandbox, " +
+				"snapshot or template (and `retention_status` becomes `expiring`). A duration such as `72h`, `90m` or `3d`. Default `72h`.",
 			Optional:   true,
 			Validators: []validator.String{retentionDurationValidator{}},
 		},
