@@ -17,7 +17,7 @@ var snapshotDataSourceTestBase = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 // "vol-weekly" expires at base+100h.
 func snapshotDataSourceTestPlatform() *dataSourceFakePlatform {
 	b := snapshotDataSourceTestBase
-	return &dataSourceFakePlatform{caps: platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true}, snapshots: []platform.Snapshot{
+	return &dataSourceFakePlatform{caps: platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true, SnapshotListsBySource: true}, snapshots: []platform.Snapshot{
 		{ID: "snap-a1", Name: "nightly-1", Kind: platform.SnapshotFilesystem, SandboxID: "box-1", SizeBytes: 100, CreatedAt: b.Add(1 * time.Hour),
 			Labels: map[string]string{"team": "ml", "env": "dev", platform.LabelManaged: "true"}},
 		{ID: "snap-a2", Name: "nightly-2", Kind: platform.SnapshotFilesystem, SandboxID: "box-1", ParentSnapshotID: "snap-a1", SizeBytes: 200,
@@ -166,6 +166,27 @@ func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
 		{ID: "snap-a", Name: "ckpt-a", Kind: platform.SnapshotMemory},
 		{ID: "snap-c", Name: "other", Kind: platform.SnapshotMemory},
 	}}
+}
+
+// Where the platform cannot list a source's snapshots (it records no
+// source: Daytona), sandbox_id and volume_id are an error naming the
+// filter, on both data sources, never an empty answer read as "none".
+func TestSnapshotDataSource_sourceNotListed(t *testing.T) {
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
+	fake := snapshotDataSourceUntimedPlatform()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
+		Steps: []resource.TestStep{
+			{
+				Config:      `data "sbx_snapshot" "x" { sandbox_id = "box-1" }`,
+				ExpectError: regexp.MustCompile(`(?s)sandbox_id is not supported on fake.*sandbox_id = "box-1": fake does not\s+record`),
+			},
+			{
+				Config:      `data "sbx_snapshots" "x" { volume_id = "vol-1" }`,
+				ExpectError: regexp.MustCompile(`(?s)volume_id is not supported on fake.*Find the snapshot by\s+name or\s+name_regex`),
+			},
+		},
+	})
 }
 
 // Where the platform does not report when a snapshot was made, most_recent

@@ -40,6 +40,6 @@ func retentionRules() []retention.Rule {
 		{Key: "archived_sandbox", Platform: name, Object: retention.Sandbox, State: retention.StateArchived, Since: retention.SinceStateSince, Action: retention.ActionDelete, Enforced: true, Source: srcDtStates,
 			Note: "archived sandboxes are kept until deleted; no rule found"},
 		{Key: "unused_template", Platform: name, Object: retention.Template, State: retention.TemplateReady, Window: 14 * day, Since: retention.SinceLastUsed, Action: retention.ActionDeactivate, Enforced: true, Source: srcDtSnapshot,
-			Note: "a Daytona snapshot is what sbx_template maps to; per-organization override snapshot_deactivation_timeout_minutes; an inactive snapshot can be activated again, but activation does not reset its last use (snapshot.service.ts:787-789), so unless a box starts from it Daytona deactivates it again at its next check, within 10 minutes"},
+			Note: "a Daytona snapshot is what sbx_template maps to; per-organization override snapshot_deactivation_timeout_minutes; an inactive snapshot can be activated again, which counts as a use (every move to active sets lastUsedAt: snapshot.manager.ts:1296-1302); Daytona checks every 10 minutes, so a template may stay active up to 10 minutes past its deadline"},
 	}
 }

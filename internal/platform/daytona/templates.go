@@ -296,7 +296,8 @@ func (t *templates) logTail(ctx context.Context, id string) ([]string, error) {
 func templateFromAPI(s snapshotAPI) *platform.Template {
 	tpl := &platform.Template{
 		ID: s.ID, Name: s.Name, Status: s.State,
-		CPUCount: int64(s.CPU), MemoryMB: int64(s.Mem * gib), DiskMB: int64(s.Disk * gib),
+		CPUCount: sizeOrDefault(s.CPU, defaultSnapshotCPU, 1), MemoryMB: sizeOrDefault(s.Mem, defaultSnapshotMemGB, gib),
+		DiskMB:    sizeOrDefault(s.Disk, defaultSnapshotDiskGB, gib),
 		CreatedAt: s.CreatedAt.Time, Labels: map[string]string{}, Public: s.General,
 	}
 	switch s.State {
@@ -471,4 +472,24 @@ func (t *templates) activate(ctx context.Context, id string) error {
 		}
 		waited += activationRetry
 	}
+}
+
+// The sizes Daytona gives a snapshot created without them: the Snapshot
+// entity's column defaults (apps/api/src/sandbox/entities/snapshot.entity.ts:
+// 68-85: cpu 1, mem 1 GB, disk 3 GB).
+const (
+	defaultSnapshotCPU    = 1
+	defaultSnapshotMemGB  = 1
+	defaultSnapshotDiskGB = 3
+)
+
+// sizeOrDefault is a reported size in the provider's unit, or 0 where it is
+// Daytona's default: a template made without a size reads (and imports) as
+// made without it, as the sandbox's intervals at their defaults do, so a
+// configuration that leaves sizes out plans nothing after an import.
+func sizeOrDefault(reported float64, def, unit int) int64 {
+	if reported == float64(def) {
+		return 0
+	}
+	return int64(reported * float64(unit))
 }

@@ -34,12 +34,14 @@ func TestAccConformanceDaytona(t *testing.T) {
 		Name:              plat.Name(),
 		ProviderFactories: dtnAccFactories,
 		ProviderConfig:    providerConfig,
-		// Daytona sizes boxes by their template and reports every
-		// snapshot's size (its defaults included), so the configuration
-		// states it, as a Daytona user would.
+		// Daytona sizes boxes by their template. The sizes are none of
+		// Daytona's defaults (1 CPU, 1 GiB, 3 GiB, which read back as unset),
+		// so an import reads them back; the suite's in-place chain then
+		// resizes a box of it down (cpu 2, memory 2048: a stop, the resize,
+		// a start) and its disk up (2048).
 		TemplateConfig: func(name string) string {
 			return fmt.Sprintf("  name        = %q\n  dockerfile  = %q\n  context_dir = %q\n  start_cmd   = %q\n"+
-				"  cpu_count   = 1\n  memory_mb   = 1024\n  disk_mb     = 2048\n",
+				"  cpu_count   = 3\n  memory_mb   = 3072\n  disk_mb     = 1024\n",
 				name, conformanceDockerfile, contextDir, "/usr/local/bin/agent")
 		},
 		Capabilities: plat.Capabilities(),

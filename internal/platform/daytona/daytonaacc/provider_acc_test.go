@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -167,6 +168,18 @@ func TestAccDaytonaLostCreateAnswer(t *testing.T) {
 	fake := dtnLostCreate(t, "lost-box", daytonafake.Fault{DropAfterHandling: true})
 	if n := fake.Requests("POST /sandbox"); n != 1 {
 		t.Errorf("POST /sandbox reached the fake %d times, want 1: the box made by the lost create was not found again", n)
+	}
+	// The token it was found by is a label of the box.
+	boxes := fake.Sandboxes()
+	if len(boxes) != 1 {
+		t.Fatalf("the fake holds %d sandboxes, want 1", len(boxes))
+	}
+	token := false
+	for k, v := range boxes[0].Labels {
+		token = token || (strings.HasSuffix(k, "create-token") && v != "")
+	}
+	if !token {
+		t.Errorf("the box carries no create-token label: %v", boxes[0].Labels)
 	}
 }
 

@@ -180,13 +180,22 @@ func TestAccDaytonaSnapshotMemoryWindowsRestore(t *testing.T) {
 					resource.TestCheckResourceAttr("sbx_sandbox.r", "status", "running"),
 					dtnRestoredFrom(fake),
 					dtnBoxCount(fake, 2),
+					func(*terraform.State) error {
+						if n := fake.Requests("POST /sandbox/{sandboxIdOrName}/stop"); n != 0 {
+							return fmt.Errorf("the running box was stopped %d times for a memory snapshot, which Daytona takes of a started box", n)
+						}
+						return nil
+					},
 				),
 			},
 			{
-				ResourceName:            "sbx_snapshot.s",
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts", "sandbox_id"},
+				ResourceName:      "sbx_snapshot.s",
+				ImportState:       true,
+				ImportStateVerify: true,
+				// Daytona reports neither a snapshot's source box nor
+				// whether it holds memory (include_memory is Unreported in
+				// its table): an import cannot read them back.
+				ImportStateVerifyIgnore: []string{"timeouts", "sandbox_id", "include_memory", "kind"},
 			},
 		},
 	})
@@ -272,6 +281,42 @@ func TestAccDaytonaSnapshotWindowsFilesystemOfRunningBox(t *testing.T) {
 						starts := fake.Requests("POST /sandbox/{sandboxIdOrName}/start")
 						if stops != 1 || starts != 1 {
 							return fmt.Errorf("the box was stopped %d and started %d times, want once each (stopped for the snapshot, started after)", stops, starts)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// include_memory = true of a container box made in the same apply: the
+// box's id is not known at plan time, so Daytona's refusal comes at apply,
+// still naming include_memory; nothing is snapshotted, and the box is left
+// running as configured.
+func TestAccDaytonaSnapshotMemoryContainerRefusedAtApply(t *testing.T) {
+	acctest.RequireTerraform(t)
+	fake, cfg := dtnAccFake(t, daytonafake.Options{})
+	base := cfg + dtnTemplateHCL("snap-mem-new-tpl") + dtnSourceBox("sbx_template.t.id")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: dtnAccFactories,
+		CheckDestroy:             dtnFakeHoldsNothing(fake),
+		Steps: []resource.TestStep{
+			{
+				Config:      base + dtnSnapshotAndRestore("include_memory = true"),
+				ExpectError: acctest.ErrorPattern(`(?s)include_memory.*windows class`),
+			},
+			{
+				Config:           base,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: dtnEmptyAfterApply.PostApplyPostRefresh},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxCount(fake, 1),
+					func(*terraform.State) error {
+						for _, v := range fake.Snapshots() {
+							if v.FromSandbox != "" {
+								return fmt.Errorf("the refused snapshot was made: %s (%s)", v.ID, v.Name)
+							}
 						}
 						return nil
 					},

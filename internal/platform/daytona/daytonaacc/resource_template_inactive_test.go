@@ -16,8 +16,9 @@ import (
 )
 
 // dtnSnapshotState checks the state of the Daytona snapshot behind the
-// template at addr (active, inactive...).
-func dtnSnapshotState(fake *daytonafake.Server, addr, want string) resource.TestCheckFunc {
+// template sbx_template.t (active, inactive...).
+func dtnSnapshotState(fake *daytonafake.Server, want string) resource.TestCheckFunc {
+	const addr = "sbx_template.t"
 	return func(s *terraform.State) error {
 		id, err := acctest.ResourceID(s, addr)
 		if err != nil {
@@ -39,7 +40,7 @@ func dtnSnapshotState(fake *daytonafake.Server, addr, want string) resource.Test
 // is an in-place update of the same template, and the apply activates it
 // again (active on the fake, status ready, its deadline 14 days after the
 // activation, which counts as a use: clock tells the time); the next plan
-// is empty.
+// is empty, and an hour later it is still active.
 func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, config string, deactivate func(id string)) []resource.TestStep {
 	var id string
 	return []resource.TestStep{
@@ -49,7 +50,7 @@ func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, conf
 			Check: resource.ComposeAggregateTestCheckFunc(
 				acctest.CaptureAttr("sbx_template.t", "id", &id),
 				resource.TestCheckResourceAttr("sbx_template.t", "status", "ready"),
-				dtnSnapshotState(fake, "sbx_template.t", "active"),
+				dtnSnapshotState(fake, "active"),
 			),
 		},
 		{
@@ -59,7 +60,7 @@ func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, conf
 			Check: resource.ComposeAggregateTestCheckFunc(
 				dtnSameID("sbx_template.t", &id),
 				resource.TestCheckResourceAttr("sbx_template.t", "status", "inactive"),
-				dtnSnapshotState(fake, "sbx_template.t", "inactive"),
+				dtnSnapshotState(fake, "inactive"),
 			),
 		},
 		{
@@ -68,7 +69,7 @@ func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, conf
 			Check: resource.ComposeAggregateTestCheckFunc(
 				dtnSameID("sbx_template.t", &id),
 				resource.TestCheckResourceAttr("sbx_template.t", "status", "ready"),
-				dtnSnapshotState(fake, "sbx_template.t", "active"),
+				dtnSnapshotState(fake, "active"),
 				resource.TestCheckResourceAttrWith("sbx_template.t", "expires_at", func(v string) error {
 					at, err := time.Parse(time.RFC3339, v)
 					if err != nil {
@@ -82,13 +83,25 @@ func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, conf
 			),
 		},
 		{
+			// Activated, it counts as used (Daytona sets lastUsedAt when
+			// a snapshot turns active, snapshot.manager.ts
+			// updateSnapshotState): an hour later it is still active.
+			PreConfig:    func() { clock.Advance(time.Hour) },
+			RefreshState: true,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				dtnSameID("sbx_template.t", &id),
+				resource.TestCheckResourceAttr("sbx_template.t", "status", "ready"),
+				dtnSnapshotState(fake, "active"),
+			),
+		},
+		{
 			ResourceName:      "sbx_template.t",
 			ImportState:       true,
 			ImportStateVerify: true,
-			// An import reads Daytona's default sizes into cpu_count and
-			// memory_mb, which the configuration leaves out: a defect
+			// An import reads Daytona's default sizes into cpu_count,
+			// memory_mb and disk_mb, which the configuration leaves out: a defect
 			// TestAccDaytonaImportPlansNothing holds on its own.
-			ImportStateVerifyIgnore: []string{"timeouts", "cpu_count", "memory_mb"},
+			ImportStateVerifyIgnore: []string{"timeouts", "cpu_count", "memory_mb", "disk_mb"},
 		},
 	}
 }
@@ -131,7 +144,9 @@ func TestAccDaytonaTemplateDeactivatedAfter14Days(t *testing.T) {
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: dtnClockHooks(clock)}),
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: dtnInactiveSteps(fake, clock, cfg+dtnTemplateHCL("unused-tpl"), func(string) {
-			clock.Advance(14*24*time.Hour + time.Minute)
+			// 14 days unused, and the next run of Daytona's deactivation
+			// cron (every 10 minutes).
+			clock.Advance(14*24*time.Hour + 20*time.Minute)
 		}),
 	})
 }

@@ -123,8 +123,8 @@ func TestIntervals(t *testing.T) {
 }
 
 // The deactivation cron runs every 10 minutes: a snapshot past its
-// deadline stays active until the next run, and one activated again with
-// no box started from it is deactivated at the run after that.
+// deadline stays active until the next run; an activation makes it active
+// with a full window again (every move to active sets lastUsedAt).
 func TestSnapshotDeactivationCron(t *testing.T) {
 	srv, api, clock := newTest(t, Options{})
 	id := srv.SeedSnapshot(SnapshotSeed{Name: "tpl"})
@@ -139,11 +139,16 @@ func TestSnapshotDeactivationCron(t *testing.T) {
 	clock.Advance(deactivationCron) // activation is refused for 10 minutes after a deactivation
 	api.must(http.StatusOK, http.MethodPost, "/snapshots/"+id+"/activate", nil)
 	srv.SettleAll()
-	if got := api.snapshot(id); got.State != snapActive {
-		t.Fatalf("after activation: %s, want active", got.State)
+	activatedAt := clock.Now()
+	if got := api.snapshot(id); got.State != snapActive || got.LastUsedAt == nil {
+		t.Fatalf("after activation: %s, last used %v; want active and last used now", got.State, got.LastUsedAt)
 	}
-	clock.Advance(deactivationCron)
+	clock.Advance(13 * 24 * time.Hour)
+	if got := api.snapshot(id); got.State != snapActive {
+		t.Fatalf("13 days after activation: %s, want active", got.State)
+	}
+	clock.Set(activatedAt.Add(14*24*time.Hour + deactivationCron))
 	if got := api.snapshot(id); got.State != snapInactive {
-		t.Fatalf("unused after activation, at the next run: %s, want inactive", got.State)
+		t.Fatalf("14 days after activation, unused: %s, want inactive", got.State)
 	}
 }

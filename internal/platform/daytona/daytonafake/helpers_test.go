@@ -155,6 +155,7 @@ type snapshotOut struct {
 	ErrorReason     *string
 	SandboxClass    string
 	CPU, Mem, Disk  int
+	LastUsedAt      *string
 }
 
 func (a *fakeAPI) sandbox(idOrName string) sandboxOut {

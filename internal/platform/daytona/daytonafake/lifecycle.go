@@ -325,7 +325,7 @@ func (s *Server) snapshotSandbox(c *call) reply {
 	sn := &snapshot{seq: s.nextSeq(), id: randomUUID(), name: req.Name, state: snapPending, cpu: sb.cpu, gpu: sb.gpu,
 		mem: sb.mem, disk: sb.disk, class: sb.class, createdAt: c.now, updatedAt: c.now, fromSandbox: sb.id}
 	sn.ref = "daytona-internal/snapshot-" + sn.id[:8] + ":fake"
-	sn.tr = &transition{via: snapPending, to: snapActive, done: func(now time.Time) { sn.updatedAt = now }}
+	sn.tr = &transition{via: snapPending, to: snapActive, done: sn.activated}
 	s.snapshots[sn.id] = sn
 	previous := sb.state
 	sb.state, sb.updatedAt = stateSnapshotting, c.now

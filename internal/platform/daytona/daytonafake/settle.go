@@ -110,11 +110,9 @@ const deactivationCron = 10 * time.Minute
 
 // autoDeactivate is deactivateOldSnapshots (snapshot.manager.ts:1361-1379):
 // an active, non-general snapshot created and last used longer ago than the
-// deactivation timeout becomes inactive at the cron's next run. A snapshot
-// activated again without a box started from it stays active only until
-// that next run, as activation does not touch lastUsedAt (snapshot.service.ts
-// 787-789). (The server also spares snapshots sharing their ref with
-// another active one; the fake's refs are unique.)
+// deactivation timeout becomes inactive at the cron's next run. (The
+// server also spares snapshots sharing their ref with another active one;
+// the fake's refs are unique.)
 func (s *Server) autoDeactivate(sn *snapshot, now time.Time) {
 	if sn.general || sn.removed || sn.tr != nil || sn.state != snapActive {
 		return
@@ -124,9 +122,6 @@ func (s *Server) autoDeactivate(sn *snapshot, now time.Time) {
 		last = *sn.lastUsedAt
 	}
 	due := last.Add(s.opts.SnapshotDeactivation)
-	if sn.updatedAt.After(due) {
-		due = sn.updatedAt // active again since then: the cron finds it at its next run
-	}
 	run := due.Truncate(deactivationCron).Add(deactivationCron)
 	if !now.Before(run) {
 		sn.state, sn.updatedAt = snapInactive, run
@@ -134,3 +129,12 @@ func (s *Server) autoDeactivate(sn *snapshot, now time.Time) {
 }
 
 func minutes(n int) time.Duration { return time.Duration(n) * time.Minute }
+
+// activated is what every move of a snapshot to active records: the
+// server's updateSnapshotState sets lastUsedAt whenever the state becomes
+// ACTIVE (snapshot.manager.ts:1296-1302), after a build or pull and after
+// an activation alike, so an activated snapshot has its full window again.
+func (sn *snapshot) activated(now time.Time) {
+	sn.updatedAt = now
+	sn.lastUsedAt = timePtr(now)
+}

@@ -180,6 +180,7 @@ func (s *Server) startPull(sn *snapshot, fail *buildFailure) {
 			return
 		}
 		sn.logs = append(sn.logs, "Image pulled")
+		sn.activated(now)
 	}}
 }
 
@@ -205,6 +206,7 @@ func (s *Server) startBuild(sn *snapshot, fail *buildFailure) {
 			return
 		}
 		sn.logs = append(sn.logs, "Successfully built snapshot "+sn.name)
+		sn.activated(now)
 	}}
 }
 
@@ -408,7 +410,7 @@ func (s *Server) activateSnapshot(c *call) reply {
 		return errorReply(http.StatusBadRequest, "Snapshot deactivation is still in progress. Please try again in a few minutes.")
 	}
 	sn.state, sn.updatedAt = snapPending, c.now
-	sn.tr = &transition{via: snapPulling, to: snapActive, done: func(now time.Time) { sn.updatedAt = now }}
+	sn.tr = &transition{via: snapPulling, to: snapActive, done: sn.activated}
 	return reply{status: http.StatusOK, body: s.snapshotDTO(sn)}
 }
 
