@@ -372,9 +372,13 @@ func (m *snapshotModel) applySnapshot(caps platform.Capabilities, s *platform.Sn
 	if caps.SnapshotSize {
 		m.SizeBytes = types.Int64Value(s.SizeBytes)
 	}
-	m.ParentSnapshotID = types.StringNull()
-	if s.ParentSnapshotID != "" {
+	// Lineage never changes: where the platform tells it only when the
+	// snapshot is taken (E2B, Daytona), a later read keeps what was recorded.
+	switch {
+	case s.ParentSnapshotID != "":
 		m.ParentSnapshotID = types.StringValue(s.ParentSnapshotID)
+	case m.ParentSnapshotID.IsUnknown():
+		m.ParentSnapshotID = types.StringNull()
 	}
 }
 

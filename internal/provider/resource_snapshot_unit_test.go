@@ -235,6 +235,31 @@ func TestSnapshotApplySnapshot(t *testing.T) {
 			},
 		},
 		{
+			// E2B and Daytona tell a snapshot's lineage only when it is taken.
+			name:  "a recorded parent is kept when a read reports none",
+			caps:  reports,
+			prior: snapshotModel{ParentSnapshotID: types.StringValue("snap-0"), Labels: types.MapNull(types.StringType)},
+			snap:  platform.Snapshot{ID: "snap-1", Kind: platform.SnapshotFilesystem, SandboxID: "box"},
+			check: func(t *testing.T, m snapshotModel) {
+				if m.ParentSnapshotID.ValueString() != "snap-0" {
+					t.Fatalf("parent_snapshot_id = %s, want snap-0 kept", m.ParentSnapshotID)
+				}
+			},
+		},
+		{
+			// Daytona does not say whether a snapshot holds memory.
+			name: "include_memory not reported: what was asked for is kept, and the kind follows it",
+			caps: platform.Capabilities{Attributes: platform.Attributes{
+				platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Unreported: true}}},
+			prior: snapshotModel{IncludeMemory: types.BoolValue(true), Labels: types.MapNull(types.StringType)},
+			snap:  platform.Snapshot{ID: "snap-w", Kind: platform.SnapshotFilesystem, SandboxID: "box"},
+			check: func(t *testing.T, m snapshotModel) {
+				if !m.IncludeMemory.ValueBool() || m.Kind.ValueString() != "memory" {
+					t.Fatalf("include_memory %s, kind %s; want true, memory", m.IncludeMemory, m.Kind)
+				}
+			},
+		},
+		{
 			name:  "memory kind sets include_memory",
 			caps:  reports,
 			prior: snapshotModel{Labels: types.MapNull(types.StringType)},
