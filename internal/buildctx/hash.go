@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"io"
 	"io/fs"
 	"os"
 )
@@ -52,23 +51,13 @@ func hashEntry(h hash.Hash, e entry) error {
 		}
 		writeField(h, []byte(target))
 	case e.info.Mode().IsRegular():
-		f, err := os.Open(e.abs)
-		if err != nil {
-			return fmt.Errorf("build context: %w", err)
-		}
-		// Opened read-only: a close error cannot lose data.
-		defer func() { _ = f.Close() }()
 		// Length-prefix the content, as writeField does, without holding
 		// the file in memory.
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(e.info.Size()))
 		h.Write(n[:])
-		copied, err := io.Copy(h, f)
-		if err != nil {
-			return fmt.Errorf("build context: reading %s: %w", e.rel, err)
-		}
-		if copied != e.info.Size() {
-			return fmt.Errorf("build context: %s changed while it was read", e.rel)
+		if err := (File{Rel: e.rel, Abs: e.abs, Info: e.info}).WriteContent(h); err != nil {
+			return fmt.Errorf("build context: %w", err)
 		}
 	}
 	return nil

@@ -230,7 +230,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 						"path": schema.StringAttribute{
 							MarkdownDescription: "Absolute path inside the sandbox to mount the volume at, e.g. `/data`.",
 							Required:            true,
-							Validators:          []validator.String{sandboxMountPathValidator{}},
+							Validators:          []validator.String{sandboxMountPathValidator()},
 						},
 						"read_only": schema.BoolAttribute{
 							MarkdownDescription: withPlatformNotes("Mount the volume read-only. Defaults to `false`.",
@@ -244,7 +244,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 								"relative to the root (e.g. `projects/a`). When omitted the whole volume is mounted.",
 								defs, platform.AttrSandboxMountSubpath),
 							Optional:   true,
-							Validators: []validator.String{sandboxSubpathValidator{}},
+							Validators: []validator.String{sandboxSubpathValidator()},
 						},
 					},
 				},

@@ -416,7 +416,7 @@ func TestSandboxMountPathValidator(t *testing.T) {
 		t.Run(tt.path, func(t *testing.T) {
 			req := validator.StringRequest{Path: path.Root("volume_mount").AtListIndex(0).AtName("path"), ConfigValue: types.StringValue(tt.path)}
 			var resp validator.StringResponse
-			sandboxMountPathValidator{}.ValidateString(context.Background(), req, &resp)
+			sandboxMountPathValidator().ValidateString(context.Background(), req, &resp)
 			if tt.wantErr == "" {
 				if resp.Diagnostics.HasError() {
 					t.Fatalf("unexpected error: %v", resp.Diagnostics)

@@ -17,26 +17,9 @@ import (
 // sandboxMountPathValidator requires volume_mount.path to be an absolute
 // path other than "/": every platform mounts at an absolute path, and none
 // can mount over the root filesystem.
-type sandboxMountPathValidator struct{}
-
-var _ validator.String = sandboxMountPathValidator{}
-
-func (sandboxMountPathValidator) Description(_ context.Context) string {
-	return "must be an absolute path other than /"
-}
-
-func (v sandboxMountPathValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (sandboxMountPathValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if msg := sandboxMountPathProblem(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid mount path",
-			fmt.Sprintf("%s = %q %s.", req.Path, req.ConfigValue.ValueString(), msg))
-	}
+func sandboxMountPathValidator() validator.String {
+	return stringRule{description: "must be an absolute path other than /", summary: "Invalid mount path", sep: " ",
+		problem: sandboxMountPathProblem}
 }
 
 // sandboxMountPathProblem says what is wrong with a mount path, or "".
@@ -54,26 +37,9 @@ func sandboxMountPathProblem(p string) string {
 // path inside the volume: no leading /, no .. and no empty segment (the
 // rules of the one platform that mounts sub-directories, where a subpath is
 // an S3 key prefix: its server's volume-mount-path-validation.util.ts).
-type sandboxSubpathValidator struct{}
-
-var _ validator.String = sandboxSubpathValidator{}
-
-func (sandboxSubpathValidator) Description(_ context.Context) string {
-	return "must be a relative path inside the volume, without .. or //"
-}
-
-func (v sandboxSubpathValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (sandboxSubpathValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if msg := sandboxSubpathProblem(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid volume subpath",
-			fmt.Sprintf("%s = %q %s.", req.Path, req.ConfigValue.ValueString(), msg))
-	}
+func sandboxSubpathValidator() validator.String {
+	return stringRule{description: "must be a relative path inside the volume, without .. or //",
+		summary: "Invalid volume subpath", sep: " ", problem: sandboxSubpathProblem}
 }
 
 // sandboxSubpathProblem says what is wrong with a subpath, or "".

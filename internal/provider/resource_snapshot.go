@@ -373,7 +373,7 @@ func (m *snapshotModel) applySnapshot(caps platform.Capabilities, s *platform.Sn
 		m.SizeBytes = types.Int64Value(s.SizeBytes)
 	}
 	// Lineage never changes: where the platform tells it only when the
-	// snapshot is taken (E2B, Daytona), a later read keeps what was recorded.
+	// snapshot is taken, a later read keeps what was recorded.
 	switch {
 	case s.ParentSnapshotID != "":
 		m.ParentSnapshotID = types.StringValue(s.ParentSnapshotID)

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -73,14 +72,14 @@ func retentionBlock(defs []platform.Definition) schema.SingleNestedBlock {
 			MarkdownDescription: "How long before a retention deadline `terraform plan` starts warning about a sandbox, " +
 				"snapshot or template (and `retention_status` becomes `expiring`). A duration such as `72h`, `90m` or `3d`. Default `72h`.",
 			Optional:   true,
-			Validators: []validator.String{retentionDurationValidator{}},
+			Validators: []validator.String{retentionDurationValidator()},
 		},
 	}
 	for _, key := range table.Keys() {
 		attrs[key] = schema.StringAttribute{
 			MarkdownDescription: retentionKeyDescription(table, key),
 			Optional:            true,
-			Validators:          []validator.String{retentionDurationValidator{}},
+			Validators:          []validator.String{retentionDurationValidator()},
 		}
 	}
 	return schema.SingleNestedBlock{
@@ -223,26 +222,12 @@ func retentionParseNonNegative(s string) (time.Duration, string) {
 }
 
 // retentionDurationValidator checks a retention {} value at plan time.
-type retentionDurationValidator struct{}
-
-var _ validator.String = retentionDurationValidator{}
-
-func (retentionDurationValidator) Description(_ context.Context) string {
-	return "a duration of zero or more, such as 72h, 90m or 30d"
-}
-
-func (v retentionDurationValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (retentionDurationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, problem := retentionParseNonNegative(req.ConfigValue.ValueString()); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid retention setting",
-			fmt.Sprintf("%s = %s: %s.", req.Path, strconv.Quote(req.ConfigValue.ValueString()), problem))
-	}
+func retentionDurationValidator() validator.String {
+	return stringRule{description: "a duration of zero or more, such as 72h, 90m or 30d", summary: "Invalid retention setting",
+		sep: ": ", problem: func(v string) string {
+			_, problem := retentionParseNonNegative(v)
+			return problem
+		}}
 }
 
 // retentionHumanDuration renders a duration the way people speak of

@@ -124,7 +124,7 @@ func TestRetentionDurationValidator(t *testing.T) {
 		t.Run(tt.value, func(t *testing.T) {
 			req := validator.StringRequest{Path: path.Root("retention").AtName("paused_sandbox"), ConfigValue: types.StringValue(tt.value)}
 			var resp validator.StringResponse
-			retentionDurationValidator{}.ValidateString(context.Background(), req, &resp)
+			retentionDurationValidator().ValidateString(context.Background(), req, &resp)
 			if tt.want == "" {
 				if resp.Diagnostics.HasError() {
 					t.Fatalf("unexpected error: %v", resp.Diagnostics)

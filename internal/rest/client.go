@@ -136,7 +136,7 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	if c.sleep == nil {
-		c.sleep = sleepCtx
+		c.sleep = SleepContext
 	}
 	if c.now == nil {
 		c.now = time.Now
@@ -173,21 +173,6 @@ func sameHostRedirects(hc *http.Client, host string) *http.Client {
 		return nil
 	}
 	return &cp
-}
-
-// sleepCtx is the default Config.Sleep: a timer that gives up when ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // Request is one logical call; Do may send it several times.

@@ -82,36 +82,11 @@ func partHash(part contextPart) (string, error) {
 	}
 	for _, f := range part.files {
 		_, _ = io.WriteString(h, f.Rel+"\n")
-		switch {
-		case f.Info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(f.Abs)
-			if err != nil {
-				return "", err
-			}
-			_, _ = io.WriteString(h, target)
-		case f.Info.Mode().IsRegular():
-			if err := copyFile(h, f); err != nil {
-				return "", err
-			}
+		if err := f.WriteContent(h); err != nil {
+			return "", err
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func copyFile(w io.Writer, f buildctx.File) error {
-	r, err := os.Open(f.Abs)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = r.Close() }() // read-only: a close error loses nothing
-	n, err := io.Copy(w, r)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", f.Rel, err)
-	}
-	if n != f.Info.Size() {
-		return fmt.Errorf("%s changed while it was read", f.Rel)
-	}
-	return nil
 }
 
 // partTar writes a part as an uncompressed tar, each entry under its path
@@ -140,7 +115,7 @@ func partTar(w io.Writer, part contextPart) error {
 			return err
 		}
 		if f.Info.Mode().IsRegular() {
-			if err := copyFile(tw, f); err != nil {
+			if err := f.WriteContent(tw); err != nil {
 				return err
 			}
 		}

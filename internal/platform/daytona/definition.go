@@ -2,8 +2,6 @@ package daytona
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -23,23 +21,8 @@ func Definition() platform.Definition {
 		// libs/sdk-typescript/src/Daytona.ts) read DAYTONA_API_KEY,
 		// DAYTONA_API_URL, DAYTONA_TARGET and DAYTONA_ORGANIZATION_ID.
 		Settings: []platform.Setting{
-			{
-				Name:        "api_key",
-				Title:       "API key",
-				Description: "Daytona API key, sent as `Authorization: Bearer`. Never logged.",
-				Env:         []string{"DAYTONA_API_KEY"},
-				Required:    true,
-				Hint:        "Create a key in the Daytona dashboard (Keys).",
-				Sensitive:   true,
-			},
-			{
-				Name:        "api_url",
-				Title:       "API URL",
-				Description: "Daytona API root.",
-				Fallback:    "`" + DefaultAPIURL + "`",
-				Env:         []string{"DAYTONA_API_URL"},
-				Validate:    validateAPIURL,
-			},
+			platform.APIKeySetting("Daytona", "Authorization: Bearer", "DAYTONA_API_KEY", "Create a key in the Daytona dashboard (Keys)."),
+			platform.APIURLSetting("Daytona", DefaultAPIURL, "DAYTONA_API_URL"),
 			{
 				Name:  "target",
 				Title: "target",
@@ -59,19 +42,6 @@ func Definition() platform.Definition {
 		Capabilities: capabilities,
 		Configure:    configure,
 	}
-}
-
-// validateAPIURL accepts what the REST client takes for a base URL: an
-// absolute http(s) URL without a query or fragment.
-func validateAPIURL(v string) error {
-	u, err := url.Parse(v)
-	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return fmt.Errorf("%q is not an absolute http(s) URL, such as %s", v, DefaultAPIURL)
-	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("%q carries a query or fragment; give the API root only", v)
-	}
-	return nil
 }
 
 // configure builds the Daytona client from the block's settings and the

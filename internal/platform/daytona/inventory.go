@@ -2,7 +2,6 @@ package daytona
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -17,42 +16,21 @@ var uncheckedKinds = []platform.UncheckedKind{
 	{Kind: platform.KindSnapshot, Reason: "Daytona snapshots carry no labels"},
 }
 
+// inventory is Daytona's inventory: sandboxes carry the provider's labels
+// (filtered on the server when listed); nothing else does.
+func (p *Platform) inventory() platform.SandboxInventory {
+	return platform.SandboxInventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
+}
+
 // ListManaged implements platform.Inventory: every sandbox whose labels
-// carry the managed label (filtered on the server), with its owner and
-// create token. Templates, volumes and snapshots are reported unchecked.
+// carry the managed label, with its owner and create token. Templates,
+// volumes and snapshots are reported unchecked.
 func (p *Platform) ListManaged(ctx context.Context) (*platform.ManagedObjects, error) {
-	boxes, err := (&sandboxes{p: p}).List(ctx, platform.SandboxFilter{})
-	if err != nil {
-		return nil, fmt.Errorf("listing sandboxes: %w", err)
-	}
-	out := &platform.ManagedObjects{Unchecked: append([]platform.UncheckedKind(nil), uncheckedKinds...)}
-	for _, sb := range boxes {
-		l := sb.Labels
-		if l[platform.LabelManaged] != "true" || l[platform.LabelKind] != kindSandbox {
-			continue
-		}
-		out.Objects = append(out.Objects, platform.ManagedObject{
-			Kind: platform.KindSandbox, ID: sb.ID, Name: l[platform.LabelName],
-			Owner: l[platform.LabelOwner], CreateToken: l[platform.LabelCreateToken],
-			CreatedAt: sb.CreatedAt, Detail: sb.PlatformStatus,
-		})
-	}
-	return out, nil
+	return p.inventory().ListManaged(ctx)
 }
 
 // RemoveManaged implements platform.Inventory: it deletes a sandbox that
 // still carries the marks it was listed with. Nothing else is listed.
 func (p *Platform) RemoveManaged(ctx context.Context, o platform.ManagedObject) error {
-	if o.Kind != platform.KindSandbox {
-		return &platform.UnsupportedError{Platform: platformName, Capability: "telling the provider's " + o.Kind + "s from others"}
-	}
-	s := &sandboxes{p: p}
-	sb, err := s.Get(ctx, o.ID)
-	if err != nil {
-		return err
-	}
-	if sb.Labels[platform.LabelKind] != kindSandbox || !o.Carries(sb.Labels) {
-		return o.ChangedError()
-	}
-	return s.Delete(ctx, o.ID)
+	return p.inventory().RemoveManaged(ctx, o)
 }

@@ -99,17 +99,10 @@ func New(cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("daytona: %w", err)
 	}
-	p := &Platform{api: api, apiKey: cfg.APIKey, userAgent: cfg.UserAgent, target: cfg.Target, sleep: cfg.PollSleep, poll: cfg.PollInterval, lookupSleep: cfg.LookupSleep}
+	p := &Platform{api: api, apiKey: cfg.APIKey, userAgent: cfg.UserAgent, target: cfg.Target, poll: cfg.PollInterval,
+		sleep: rest.SleepOr(cfg.PollSleep, cfg.Sleep), lookupSleep: rest.SleepOr(cfg.LookupSleep, cfg.Sleep)}
 	if cfg.OrganizationID != "" {
 		p.header = http.Header{"X-Daytona-Organization-Id": {cfg.OrganizationID}}
-	}
-	for _, f := range []*func(context.Context, time.Duration) error{&p.sleep, &p.lookupSleep} {
-		if *f == nil {
-			*f = cfg.Sleep
-		}
-		if *f == nil {
-			*f = sleepCtx
-		}
 	}
 	p.plain = cfg.HTTPClient
 	if p.plain == nil {
@@ -159,17 +152,6 @@ func (p *Platform) Sandboxes() platform.SandboxService { return &sandboxes{p: p}
 
 // Snapshots implements platform.Platform.
 func (p *Platform) Snapshots() platform.SnapshotService { return &snapshots{p: p} }
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 // lockBox takes the lock of box id and returns its release.
 func (p *Platform) lockBox(id string) func() {

@@ -99,14 +99,8 @@ func (s *sandboxes) createOnce(ctx context.Context, body createSandbox, name str
 		if !errors.Is(err, rest.ErrMaybeApplied) {
 			return "", err
 		}
-		var found *platform.Sandbox
-		ok, waited, ferr := s.p.findLost(ctx, func(ctx context.Context) (bool, error) {
-			sb, lerr := s.findOne(ctx, map[string]string{platform.LabelCreateToken: marks.CreateToken})
-			found = sb
-			return sb != nil, lerr
-		})
-		if ok {
-			tflog.Info(ctx, "the sandbox create's answer was lost; found the sandbox it made", map[string]any{"id": found.ID, "waited": waited.String()})
+		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		if found != nil {
 			return found.ID, nil
 		}
 		if ferr == nil && send < maxCreateSends {
@@ -114,14 +108,8 @@ func (s *sandboxes) createOnce(ctx context.Context, body createSandbox, name str
 				map[string]any{"name": body.Name, "waited": waited.String()})
 			continue
 		}
-		what := "sandbox"
-		if name != "" {
-			what = fmt.Sprintf("sandbox %q", name)
-		}
-		return "", &lostCreateError{what: what, err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
-			"If it was made, its labels hold %s=%s: once Daytona lists it, `%s` shows it; "+
-				"delete it (the same command with --delete) or import it (terraform import <address> <sandbox id>), then apply again.",
-			platform.LabelCreateToken, marks.CreateToken, orphansCommand(marks.Owner))}
+		what, find := platform.LostSandbox(name, "Daytona", "its labels hold", marks)
+		return "", lostCreate(what, err, waited, ferr, find)
 	}
 }
 
@@ -144,22 +132,13 @@ func (s *sandboxes) converge(ctx context.Context, id string, want platform.Sandb
 	return sb, nil
 }
 
-// findOne returns the managed box whose labels hold every label, or nil.
-func (s *sandboxes) findOne(ctx context.Context, labels map[string]string) (*platform.Sandbox, error) {
-	found, err := s.List(ctx, platform.SandboxFilter{Labels: labels})
-	if err != nil || len(found) == 0 {
-		return nil, err
-	}
-	return &found[0], nil
-}
-
 func (s *sandboxes) detail(ctx context.Context, id string) (sandboxAPI, error) {
 	var d sandboxAPI
 	_, err := s.p.do(ctx, http.MethodGet, "/sandbox/"+pathID(id), nil, nil, &d)
 	if err == nil && d.State == dtDestroyed {
 		return d, &platform.NotFoundError{Kind: "sandbox", ID: id}
 	}
-	return d, notFound(err, "sandbox", id)
+	return d, platform.NotFoundFromREST(err, "sandbox", id)
 }
 
 // Get implements platform.SandboxService. A size the box has from its
@@ -281,7 +260,7 @@ func (s *sandboxes) settle(ctx context.Context, id string) (sandboxAPI, error) {
 	}
 	tflog.Info(ctx, "the sandbox is in error and Daytona says it is recoverable; recovering it", map[string]any{"id": id, "reason": d.ErrorReason})
 	if _, err := s.p.do(ctx, http.MethodPost, "/sandbox/"+pathID(id)+"/recover", nil, nil, nil); err != nil {
-		return d, fmt.Errorf("%w; recovering it failed: %w", boxFailed(d), notFound(err, "sandbox", id))
+		return d, fmt.Errorf("%w; recovering it failed: %w", boxFailed(d), platform.NotFoundFromREST(err, "sandbox", id))
 	}
 	d, err = waitFor(ctx, s.p, read, func(d sandboxAPI) (bool, error) { return settled(d), nil })
 	if err != nil {
@@ -389,7 +368,7 @@ func (s *sandboxes) act(ctx context.Context, id, action string) error {
 		return fmt.Errorf("state = \"paused\" needs a VM-class Daytona sandbox (linux-vm or windows); this one cannot be "+
 			"paused or resumed: set state = \"stopped\" or \"running\" instead: %w", err)
 	}
-	return fmt.Errorf("%s sandbox %s: %w", action, id, notFound(err, "sandbox", id))
+	return fmt.Errorf("%s sandbox %s: %w", action, id, platform.NotFoundFromREST(err, "sandbox", id))
 }
 
 // restoreGrace bounds putting a box back after an operation whose own
@@ -434,7 +413,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 			return nil, err
 		}
 		if _, err := s.p.do(ctx, http.MethodPost, "/sandbox/"+pathID(id)+"/network-settings", nil, ns, nil); err != nil {
-			return nil, fmt.Errorf("changing the network settings: %w", notFound(err, "sandbox", id))
+			return nil, fmt.Errorf("changing the network settings: %w", platform.NotFoundFromREST(err, "sandbox", id))
 		}
 	}
 	if change.CPUCount != nil || change.MemoryMB != nil || change.DiskMB != nil {
@@ -463,7 +442,7 @@ func (s *sandboxes) setLabels(ctx context.Context, id string, user map[string]st
 		}
 	}
 	if _, err := s.p.do(ctx, http.MethodPut, "/sandbox/"+pathID(id)+"/labels", nil, sandboxLabels{Labels: labels}, nil); err != nil {
-		return fmt.Errorf("replacing the labels: %w", notFound(err, "sandbox", id))
+		return fmt.Errorf("replacing the labels: %w", platform.NotFoundFromREST(err, "sandbox", id))
 	}
 	return nil
 }
@@ -496,7 +475,7 @@ func (s *sandboxes) setLifecycle(ctx context.Context, id string, u platform.Life
 		}
 		path := "/sandbox/" + pathID(id) + "/" + endpoint + "/" + strconv.FormatInt(value, 10)
 		if _, err := s.p.do(ctx, http.MethodPost, path, nil, nil, nil); err != nil {
-			return fmt.Errorf("setting %s: %w", platform.AttrName(key), notFound(err, "sandbox", id))
+			return fmt.Errorf("setting %s: %w", platform.AttrName(key), platform.NotFoundFromREST(err, "sandbox", id))
 		}
 	}
 	return nil
@@ -582,7 +561,7 @@ func (s *sandboxes) resize(ctx context.Context, id string, change platform.Sandb
 			return fmt.Errorf("the resize was refused: resizing may not be enabled on Daytona for this organisation "+
 				"(set the size on the sbx_template and replace the sandbox instead): %w", err)
 		}
-		return fmt.Errorf("resizing the sandbox: %w", notFound(err, "sandbox", id))
+		return fmt.Errorf("resizing the sandbox: %w", platform.NotFoundFromREST(err, "sandbox", id))
 	}
 	if _, err := s.settle(ctx, id); err != nil {
 		return fmt.Errorf("waiting for the resize: %w", err)

@@ -123,7 +123,7 @@ func (s *snapshots) send(ctx context.Context, spec platform.SnapshotSpec) error 
 			}
 		}
 		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return fmt.Errorf("snapshotting sandbox %s: %w", spec.SandboxID, notFound(err, "sandbox", spec.SandboxID))
+			return fmt.Errorf("snapshotting sandbox %s: %w", spec.SandboxID, platform.NotFoundFromREST(err, "sandbox", spec.SandboxID))
 		}
 		ok, waited, ferr := s.p.findLost(ctx, made)
 		if ok {
@@ -133,9 +133,9 @@ func (s *snapshots) send(ctx context.Context, spec platform.SnapshotSpec) error 
 		if ferr == nil && sends < maxCreateSends {
 			continue
 		}
-		return &lostCreateError{what: fmt.Sprintf("snapshot %q", spec.Name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+		return lostCreate(fmt.Sprintf("snapshot %q", spec.Name), err, waited, ferr, fmt.Sprintf(
 			"If it was made, Daytona will list a snapshot named %q (the sbx_snapshot data source finds it by name): "+
-				"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", spec.Name)}
+				"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", spec.Name))
 	}
 }
 
@@ -203,7 +203,7 @@ func snapshotFromAPI(s snapshotAPI) *platform.Snapshot {
 func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, error) {
 	a, err := (&templates{p: s.p}).read(ctx, id)
 	if err != nil {
-		return nil, notFound(err, "snapshot", id)
+		return nil, platform.NotFoundFromREST(err, "snapshot", id)
 	}
 	return snapshotFromAPI(a), nil
 }

@@ -155,9 +155,9 @@ func (t *templates) createOnce(ctx context.Context, body createSnapshot) (*snaps
 		if ferr == nil && send < maxCreateSends {
 			continue
 		}
-		return nil, &lostCreateError{what: fmt.Sprintf("template %q", body.Name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+		return nil, lostCreate(fmt.Sprintf("template %q", body.Name), err, waited, ferr, fmt.Sprintf(
 			"If it was made, Daytona will list a snapshot named %q (the sbx_template data source finds it by name): "+
-				"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", body.Name)}
+				"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", body.Name))
 	}
 }
 
@@ -213,7 +213,7 @@ func (t *templates) waitActive(ctx context.Context, id, name string) (*platform.
 		if s.ID != "" {
 			tpl = templateFromAPI(s)
 		}
-		return tpl, fmt.Errorf("waiting for the snapshot to build: %w", notFound(err, "template", id))
+		return tpl, fmt.Errorf("waiting for the snapshot to build: %w", platform.NotFoundFromREST(err, "template", id))
 	}
 	tpl := templateFromAPI(s)
 	if s.State == snapActive || s.State == snapInactive {
@@ -346,7 +346,7 @@ func (t *templates) Rebuild(context.Context, string, platform.TemplateSpec) (*pl
 func (t *templates) Get(ctx context.Context, id string) (*platform.Template, error) {
 	s, err := t.read(ctx, id)
 	if err != nil {
-		return nil, notFound(err, "template", id)
+		return nil, platform.NotFoundFromREST(err, "template", id)
 	}
 	return templateFromAPI(s), nil
 }
@@ -422,7 +422,7 @@ func (t *templates) Delete(ctx context.Context, id string) error {
 func (t *templates) Activate(ctx context.Context, id string) (*platform.Template, error) {
 	s, err := t.read(ctx, id)
 	if err != nil {
-		return nil, notFound(err, "template", id)
+		return nil, platform.NotFoundFromREST(err, "template", id)
 	}
 	if s.State == snapActive {
 		return templateFromAPI(s), nil
@@ -430,7 +430,7 @@ func (t *templates) Activate(ctx context.Context, id string) (*platform.Template
 	if err := t.activate(ctx, id); err != nil {
 		// "already active" (400) after a race: the read that follows says.
 		if !rest.IsStatus(err, http.StatusBadRequest) {
-			return nil, fmt.Errorf("activating the template: %w", notFound(err, "template", id))
+			return nil, fmt.Errorf("activating the template: %w", platform.NotFoundFromREST(err, "template", id))
 		}
 		if again, rerr := t.read(ctx, id); rerr != nil || again.State == snapInactive {
 			return nil, fmt.Errorf("activating the template: %w", err)
@@ -441,7 +441,7 @@ func (t *templates) Activate(ctx context.Context, id string) (*platform.Template
 		return s.State == snapActive || s.State == snapError || s.State == snapBuildFailed, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("waiting for the template to be active: %w", notFound(err, "template", id))
+		return nil, fmt.Errorf("waiting for the template to be active: %w", platform.NotFoundFromREST(err, "template", id))
 	}
 	if s.State != snapActive {
 		return templateFromAPI(s), t.buildFailure(ctx, s)

@@ -57,7 +57,7 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	read := func(ctx context.Context) (volumeAPI, error) { return v.read(ctx, out.ID) }
 	got, err := waitFor(ctx, v.p, read, func(a volumeAPI) (bool, error) { return a.State == volReady || a.State == volError, nil })
 	if err != nil {
-		return volumeFromAPI(out), fmt.Errorf("waiting for the volume to be ready: %w", notFound(err, "volume", out.ID))
+		return volumeFromAPI(out), fmt.Errorf("waiting for the volume to be ready: %w", platform.NotFoundFromREST(err, "volume", out.ID))
 	}
 	if got.State == volError {
 		reason := "Daytona gave no reason"
@@ -106,9 +106,9 @@ func (v *volumes) createOnce(ctx context.Context, name string) (volumeAPI, error
 		if ferr == nil && send < maxCreateSends {
 			continue
 		}
-		return out, &lostCreateError{what: fmt.Sprintf("volume %q", name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+		return out, lostCreate(fmt.Sprintf("volume %q", name), err, waited, ferr, fmt.Sprintf(
 			"If it was made, Daytona will list a volume named %q (the sbx_volume data source finds it by name): "+
-				"import it (terraform import <address> <volume id>) or delete it, then apply again.", name)}
+				"import it (terraform import <address> <volume id>) or delete it, then apply again.", name))
 	}
 }
 
@@ -143,7 +143,7 @@ func (v *volumes) read(ctx context.Context, id string) (volumeAPI, error) {
 func (v *volumes) Get(ctx context.Context, id string) (*platform.Volume, error) {
 	a, err := v.read(ctx, id)
 	if err != nil {
-		return nil, notFound(err, "volume", id)
+		return nil, platform.NotFoundFromREST(err, "volume", id)
 	}
 	vol := volumeFromAPI(a)
 	if vol.AttachedTo, err = v.mountedBy(ctx, a.ID); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -72,80 +71,19 @@ func readPages[P any](ctx context.Context, p *Platform, path string, query url.V
 	}
 }
 
-// notFound turns an API 404 into the platform's typed not-found error.
-func notFound(err error, kind, id string) error {
-	if rest.IsNotFound(err) {
-		return &platform.NotFoundError{Kind: kind, ID: id}
-	}
-	return err
-}
-
 // pathID escapes an id for use in a path; snapshot ids hold '/' and ':'.
 func pathID(id string) string { return url.PathEscape(id) }
 
-// The lookups for the object of a create whose answer was lost. E2B's
-// listings lag a create by a few seconds, so one lookup that finds nothing
-// proves nothing: the object is looked for at once and again after waits of
-// 1, 2, 4 and 5 s (each twice the last, the last cut to the bound), 12 s in
-// all, before the create is given up as unknown.
-const (
-	lostCreateFirstWait = time.Second
-	lostCreateBound     = 12 * time.Second
-)
-
-// findLost looks for the object a create whose answer was lost may have
-// made, with backoff, until find reports it or lostCreateBound has been
-// waited out. It returns whether find found it, how long it waited, and
-// what stopped it early: a failed lookup, or ctx ending during a wait.
+// findLost looks for the object of a create whose answer was lost, with
+// platform.FindLost's backoff, waiting through the lookup sleep.
 func (p *Platform) findLost(ctx context.Context, find func(context.Context) (bool, error)) (bool, time.Duration, error) {
-	var waited time.Duration
-	wait := lostCreateFirstWait
-	for {
-		found, err := find(ctx)
-		if err != nil || found {
-			return found, waited, err
-		}
-		if waited >= lostCreateBound {
-			return false, waited, nil
-		}
-		d := min(wait, lostCreateBound-waited)
-		if err := p.lookupSleep(ctx, d); err != nil {
-			return false, waited, err
-		}
-		waited += d
-		wait *= 2
-	}
+	return platform.FindLost(ctx, p.lookupSleep, find)
 }
 
-// lostCreateError fails a create whose answer was lost when the object it
-// may have made was not found: the create is not sent again (that could
-// make a second object), and the message says how to find the first. It
-// wraps the create's error, so errors.Is(err, rest.ErrMaybeApplied) holds,
-// and what stopped the lookups (e.g. context.Canceled).
-type lostCreateError struct {
-	what   string        // the object: "sandbox", `volume "data"`
-	err    error         // the create request's failure
-	waited time.Duration // how long the lookups went on
-	lookup error         // what stopped the lookups early, if anything
-	find   string        // how to find the object, and what to do then
-}
-
-func (e *lostCreateError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "creating the %s: the answer was lost, so the %s may have been made (%v). ", e.what, e.what, e.err)
-	if e.lookup != nil {
-		fmt.Fprintf(&b, "Looking for it stopped after %s: %v. ", e.waited, e.lookup)
-	} else {
-		fmt.Fprintf(&b, "E2B lists new objects only after a delay, and after looking for %s it is still not listed. ", e.waited)
-	}
-	b.WriteString("The create was not sent again, so that it cannot make a second one. ")
-	b.WriteString(e.find)
-	return b.String()
-}
-
-func (e *lostCreateError) Unwrap() []error {
-	if e.lookup == nil {
-		return []error{e.err}
-	}
-	return []error{e.err, e.lookup}
+// lostCreate fails a create whose answer was lost and whose object the
+// lookups did not find. E2B's listings lag a create by a few seconds, which
+// is why the lookups may well have missed it.
+func lostCreate(what string, err error, waited time.Duration, lookup error, find string) error {
+	return &platform.LostCreateError{What: what, Err: err, Waited: waited, Lookup: lookup, Find: find,
+		NotListed: fmt.Sprintf("E2B lists new objects only after a delay, and after looking for %s it is still not listed.", waited)}
 }

@@ -2,8 +2,6 @@ package e2b
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -19,30 +17,15 @@ func Definition() platform.Definition {
 		// Every request goes through internal/rest, which retries.
 		Retries: true,
 		Settings: []platform.Setting{
-			{
-				Name:        "api_key",
-				Title:       "API key",
-				Description: "E2B API key, sent as `X-API-Key`. Never logged.",
-				Env:         []string{"E2B_API_KEY"},
-				Required:    true,
-				Hint:        "Create a key in the E2B dashboard.",
-				Sensitive:   true,
-			},
-			{
-				Name:        "api_url",
-				Title:       "API URL",
-				Description: "E2B API root.",
-				Fallback:    "`" + DefaultAPIURL + "`",
-				// E2B's own SDKs take the API root from E2B_API_URL, else
-				// https://api.<E2B_DOMAIN> (e2b-dev/E2B: the JS SDK's
-				// connectionConfig.ts and the Python SDK's
-				// connection_config.py), and the orphans command read it
-				// before this definition existed. E2B_DOMAIN is not read: the
-				// SDKs derive the sandboxes' hosts from it too, and a value
-				// meant for those would silently move the API root.
-				Env:      []string{"E2B_API_URL"},
-				Validate: validateAPIURL,
-			},
+			platform.APIKeySetting("E2B", "X-API-Key", "E2B_API_KEY", "Create a key in the E2B dashboard."),
+			// E2B's own SDKs take the API root from E2B_API_URL, else
+			// https://api.<E2B_DOMAIN> (e2b-dev/E2B: the JS SDK's
+			// connectionConfig.ts and the Python SDK's
+			// connection_config.py), and the orphans command read it
+			// before this definition existed. E2B_DOMAIN is not read: the
+			// SDKs derive the sandboxes' hosts from it too, and a value
+			// meant for those would silently move the API root.
+			platform.APIURLSetting("E2B", DefaultAPIURL, "E2B_API_URL"),
 			{
 				Name:  "tier",
 				Title: "tier",
@@ -58,19 +41,6 @@ func Definition() platform.Definition {
 		TierOverrides: tierOverrides,
 		Configure:     configure,
 	}
-}
-
-// validateAPIURL accepts what the REST client takes for a base URL: an
-// absolute http(s) URL without a query or fragment.
-func validateAPIURL(v string) error {
-	u, err := url.Parse(v)
-	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return fmt.Errorf("%q is not an absolute http(s) URL, such as %s", v, DefaultAPIURL)
-	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("%q carries a query or fragment; give the API root only", v)
-	}
-	return nil
 }
 
 // configure builds the E2B client from the block's settings and the

@@ -40,7 +40,7 @@ type Config struct {
 	// PollSleep waits between build status polls; default: Sleep, else the timer.
 	PollSleep func(ctx context.Context, d time.Duration) error
 	// LookupSleep waits between the lookups for an object whose create
-	// answer was lost (see lostCreateBound); default: Sleep, else the timer.
+	// answer was lost (see platform.LostCreateBound); default: Sleep, else the timer.
 	LookupSleep func(ctx context.Context, d time.Duration) error
 	// HTTPClient is optional (tests).
 	HTTPClient *http.Client
@@ -94,24 +94,13 @@ func New(cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("e2b: %w", err)
 	}
-	p := &Platform{api: api, userAgent: cfg.UserAgent, tier: cfg.Tier, sleep: cfg.PollSleep, poll: cfg.PollInterval, lookupSleep: cfg.LookupSleep}
-	if p.sleep == nil {
-		p.sleep = cfg.Sleep
-	}
-	if p.lookupSleep == nil {
-		p.lookupSleep = cfg.Sleep
-	}
-	if p.lookupSleep == nil {
-		p.lookupSleep = sleepCtx
-	}
+	p := &Platform{api: api, userAgent: cfg.UserAgent, tier: cfg.Tier, poll: cfg.PollInterval,
+		sleep: rest.SleepOr(cfg.PollSleep, cfg.Sleep), lookupSleep: rest.SleepOr(cfg.LookupSleep, cfg.Sleep)}
 	// Uploads go to a signed URL on another host: a plain client, so the
 	// API key is never sent there.
 	p.upload = cfg.HTTPClient
 	if p.upload == nil {
 		p.upload = &http.Client{}
-	}
-	if p.sleep == nil {
-		p.sleep = sleepCtx
 	}
 	if p.poll <= 0 {
 		p.poll = 2 * time.Second
@@ -157,14 +146,3 @@ func (p *Platform) Sandboxes() platform.SandboxService { return &sandboxes{p: p}
 
 // Snapshots implements platform.Platform.
 func (p *Platform) Snapshots() platform.SnapshotService { return &snapshots{p: p} }
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

@@ -58,28 +58,12 @@ func (s *sandboxes) createOnce(ctx context.Context, body newSandbox, name string
 	if !errors.Is(err, rest.ErrMaybeApplied) {
 		return "", err
 	}
-	var found *platform.Sandbox
-	ok, waited, ferr := s.p.findLost(ctx, func(ctx context.Context) (bool, error) {
-		sb, lerr := s.findOne(ctx, map[string]string{platform.LabelCreateToken: marks.CreateToken})
-		found = sb
-		return sb != nil, lerr
-	})
-	if ok {
-		tflog.Info(ctx, "the sandbox create's answer was lost; found the sandbox it made", map[string]any{"id": found.ID, "waited": waited.String()})
+	found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+	if found != nil {
 		return found.ID, nil
 	}
-	what := "sandbox"
-	if name != "" {
-		what = fmt.Sprintf("sandbox %q", name)
-	}
-	orphans := "terraform state pull | terraform-provider-sbx orphans -"
-	if marks.Owner != "" {
-		orphans = fmt.Sprintf("terraform state pull | terraform-provider-sbx orphans --owner %q -", marks.Owner)
-	}
-	return "", &lostCreateError{what: what, err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
-		"If it was made, its metadata holds %s=%s: once E2B lists it, `%s` shows it; "+
-			"delete it (the same command with --delete) or import it (terraform import <address> <sandbox id>), then apply again.",
-		platform.LabelCreateToken, marks.CreateToken, orphans)}
+	what, find := platform.LostSandbox(name, "E2B", "its metadata holds", marks)
+	return "", lostCreate(what, err, waited, ferr, find)
 }
 
 // converge reads the box and moves it to want; the box is returned even
@@ -100,15 +84,6 @@ func (s *sandboxes) converge(ctx context.Context, id string, want platform.Sandb
 		return sb, err
 	}
 	return moved, nil
-}
-
-// findOne returns the managed box whose metadata holds every label, or nil.
-func (s *sandboxes) findOne(ctx context.Context, labels map[string]string) (*platform.Sandbox, error) {
-	found, err := s.List(ctx, platform.SandboxFilter{Labels: labels})
-	if err != nil || len(found) == 0 {
-		return nil, err
-	}
-	return &found[0], nil
 }
 
 // mountNames maps the volume ids of the mounts to the names E2B mounts by.
@@ -144,7 +119,7 @@ func (s *sandboxes) volumeIDs(ctx context.Context, d sandboxDetail) map[string]s
 func (s *sandboxes) detail(ctx context.Context, id string) (sandboxDetail, error) {
 	var d sandboxDetail
 	_, err := s.p.do(ctx, "GET", "/sandboxes/"+pathID(id), nil, nil, &d)
-	return d, notFound(err, "sandbox", id)
+	return d, platform.NotFoundFromREST(err, "sandbox", id)
 }
 
 // Get implements platform.SandboxService.
@@ -222,7 +197,7 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 		return nil, fmt.Errorf("sandbox %s: cannot move to state %q", id, state)
 	}
 	if err != nil {
-		return nil, notFound(err, "sandbox", id)
+		return nil, platform.NotFoundFromREST(err, "sandbox", id)
 	}
 	sb, err := s.Get(ctx, id)
 	if err != nil {
@@ -300,11 +275,11 @@ func (s *sandboxes) setNetwork(ctx context.Context, id string, n platform.Networ
 		}()
 		if err := s.resume(ctx, id, d); err != nil {
 			return fmt.Errorf("resume the %s sandbox to change its network (E2B changes it only on a running sandbox): %w",
-				d.State, notFound(err, "sandbox", id))
+				d.State, platform.NotFoundFromREST(err, "sandbox", id))
 		}
 	}
 	_, err = s.p.do(ctx, "PUT", "/sandboxes/"+pathID(id)+"/network", nil, networkUpdateRequest(n), nil)
-	return notFound(err, "sandbox", id)
+	return platform.NotFoundFromREST(err, "sandbox", id)
 }
 
 // pauseAfterGrace bounds the pause that puts back a box resumed for a
@@ -320,7 +295,7 @@ func (s *sandboxes) pauseAfter(ctx context.Context, id string, memory bool) erro
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), pauseAfterGrace)
 		defer cancel()
 	}
-	return notFound(s.pause(ctx, id, memory), "sandbox", id)
+	return platform.NotFoundFromREST(s.pause(ctx, id, memory), "sandbox", id)
 }
 
 // setLifecycle changes the timeout in place, refusing any other change.
@@ -346,7 +321,7 @@ func (s *sandboxes) setLifecycle(ctx context.Context, id string, lc platform.Lif
 	if d.State == "running" {
 		body := timeoutRequest{Timeout: createTimeout(lc)}
 		if _, err := s.p.do(ctx, "POST", "/sandboxes/"+pathID(id)+"/timeout", nil, body, nil); err != nil {
-			return nil, notFound(err, "sandbox", id)
+			return nil, platform.NotFoundFromREST(err, "sandbox", id)
 		}
 	}
 	sb, err := s.Get(ctx, id)

@@ -59,7 +59,7 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (sna
 		}()
 		if err := boxes.resume(ctx, spec.SandboxID, d); err != nil {
 			return nil, fmt.Errorf("resume the %s sandbox to snapshot it (E2B snapshots only running sandboxes): %w",
-				d.State, notFound(err, "sandbox", spec.SandboxID))
+				d.State, platform.NotFoundFromREST(err, "sandbox", spec.SandboxID))
 		}
 	}
 	// The box's earlier snapshots, so a create whose answer was lost can
@@ -98,7 +98,7 @@ func (s *snapshots) snapshotRefused(ctx context.Context, id string, err error) e
 	}
 	d, gerr := (&sandboxes{p: s.p}).detail(ctx, id)
 	if gerr != nil || d.State == "running" {
-		return notFound(err, "sandbox", id)
+		return platform.NotFoundFromREST(err, "sandbox", id)
 	}
 	return fmt.Errorf("sandbox %s was %s while it was being snapshotted (E2B snapshots only running sandboxes); "+
 		"apply again", id, d.State)
@@ -147,9 +147,9 @@ func (s *snapshots) findLost(ctx context.Context, spec platform.SnapshotSpec, be
 	if spec.Name != "" {
 		what, named = fmt.Sprintf("snapshot %q", spec.Name), fmt.Sprintf(" named %q", spec.Name)
 	}
-	return nil, &lostCreateError{what: what, err: createErr, waited: waited, lookup: ferr, find: fmt.Sprintf(
+	return nil, lostCreate(what, createErr, waited, ferr, fmt.Sprintf(
 		"If it was made, E2B will list a new snapshot%s of sandbox %s (the sbx_snapshots data source with sandbox_id finds it): "+
-			"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", named, spec.SandboxID)}
+			"import it (terraform import <address> <snapshot id>) or delete it, then apply again.", named, spec.SandboxID))
 }
 
 // newSnapshot returns the snapshot a create whose answer was lost made: the

@@ -64,37 +64,11 @@ func copyFilesHash(src, dest string, files []buildctx.File) (string, error) {
 		_, _ = io.WriteString(h, f.Rel)
 		_, _ = io.WriteString(h, strconv.FormatUint(uint64(unixMode(f.Info.Mode())), 10))
 		_, _ = io.WriteString(h, strconv.FormatInt(f.Info.Size(), 10))
-		switch {
-		case f.Info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(f.Abs)
-			if err != nil {
-				return "", err
-			}
-			_, _ = io.WriteString(h, target)
-		case f.Info.Mode().IsRegular():
-			if err := hashFile(h, f); err != nil {
-				return "", err
-			}
+		if err := f.WriteContent(h); err != nil {
+			return "", err
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func hashFile(w io.Writer, f buildctx.File) error {
-	r, err := os.Open(f.Abs)
-	if err != nil {
-		return err
-	}
-	// Opened read-only: a close error cannot lose data.
-	defer func() { _ = r.Close() }()
-	n, err := io.Copy(w, r)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", f.Rel, err)
-	}
-	if n != f.Info.Size() {
-		return fmt.Errorf("%s changed while it was read", f.Rel)
-	}
-	return nil
 }
 
 // unixMode is st_mode for m: the file type bits and the permissions, as

@@ -231,12 +231,12 @@ func (t *templates) requestBuild(ctx context.Context, wantID string, spec platfo
 				map[string]any{"template": made.TemplateID, "build": made.BuildID, "waited": waited.String()})
 			return made, nil
 		case ferr != nil && templateID != "":
-			return out, &lostCreateError{what: fmt.Sprintf("build of template %q", spec.Name), err: err, waited: waited, lookup: ferr,
-				find: fmt.Sprintf("If it was made, template %s holds a build waiting that was never started; apply again to build anew.", templateID)}
+			return out, lostCreate(fmt.Sprintf("build of template %q", spec.Name), err, waited, ferr,
+				fmt.Sprintf("If it was made, template %s holds a build waiting that was never started; apply again to build anew.", templateID))
 		case templateID == "":
-			return out, &lostCreateError{what: fmt.Sprintf("template %q", spec.Name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+			return out, lostCreate(fmt.Sprintf("template %q", spec.Name), err, waited, ferr, fmt.Sprintf(
 				"If it was made, E2B will list a template named %q with a build that was never started (the sbx_template data source "+
-					"finds it by name): delete it, then apply again; until it is deleted, a create under its name fails naming it.", spec.Name)}
+					"finds it by name): delete it, then apply again; until it is deleted, a create under its name fails naming it.", spec.Name))
 		}
 		// The template is known but the request's build did not land:
 		// asking again under the same name adds a build to it.
@@ -363,7 +363,7 @@ func buildFailure(buildID string, info templateBuildInfo, steps []templateStep, 
 func (t *templates) Get(ctx context.Context, id string) (*platform.Template, error) {
 	w, err := t.read(ctx, id)
 	if err != nil {
-		return nil, notFound(err, "template", id)
+		return nil, platform.NotFoundFromREST(err, "template", id)
 	}
 	return templateFromBuilds(w), nil
 }

@@ -76,16 +76,16 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 		tflog.Info(ctx, "the volume create's answer was lost; found the volume it made", map[string]any{"id": found.ID, "waited": waited.String()})
 		return found, nil
 	}
-	return nil, &lostCreateError{what: fmt.Sprintf("volume %q", spec.Name), err: err, waited: waited, lookup: ferr, find: fmt.Sprintf(
+	return nil, lostCreate(fmt.Sprintf("volume %q", spec.Name), err, waited, ferr, fmt.Sprintf(
 		"If it was made, E2B will list a volume named %q (the sbx_volume data source finds it by name): "+
-			"import it (terraform import <address> <volume id>) or delete it, then apply again.", spec.Name)}
+			"import it (terraform import <address> <volume id>) or delete it, then apply again.", spec.Name))
 }
 
 // Get implements platform.VolumeService.
 func (v *volumes) Get(ctx context.Context, id string) (*platform.Volume, error) {
 	var out volumeAPI
 	if _, err := v.p.do(ctx, "GET", "/volumes/"+pathID(id), nil, nil, &out); err != nil {
-		return nil, volumesBeta(notFound(err, "volume", id))
+		return nil, volumesBeta(platform.NotFoundFromREST(err, "volume", id))
 	}
 	vol := volumeFromAPI(out)
 	attached, err := v.attachedTo(ctx, vol.Name)

@@ -3,7 +3,9 @@
 // writes is checked with kin-openapi against the official OpenAPI document
 // (see SpecPath); a mismatch is reported through the test's Errorf and kept
 // in SpecViolations. A bad request also gets a 400, an unknown route a 404,
-// a spec operation the fake does not serve a 501.
+// a spec operation the fake does not serve a 501. That checking, the fault
+// queue and the writing of replies are fakeapi's, shared with the other
+// platform fakes; this package is Daytona's state and rules.
 //
 // Semantics, as Daytona's server code at v0.190.0 (daytonaio/daytona
 // b5a5d9e78, apps/api/src/...) behaves; each handler cites its lines:

@@ -3,10 +3,9 @@ package daytonafake
 import (
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // Throttler names as Daytona's NestJS throttlers call them; each 429 names
@@ -44,54 +43,16 @@ type Fault struct {
 	Latency time.Duration
 }
 
-type pendingFault struct {
-	Fault
-	left int
-}
-
 // Inject queues a fault for a route written as the spec writes it, e.g.
 // "POST /sandbox" or "GET /sandbox/{sandboxIdOrName}". Faults on one route
 // are used in the order they were injected.
 func (s *Server) Inject(route string, f Fault) {
-	route = normalizeRoute(route)
-	n := f.Times
-	if n <= 0 {
-		n = 1
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults[route] = append(s.faults[route], &pendingFault{Fault: f, left: n})
+	s.api.Inject(route, fakeapi.Fault{Times: f.Times, Latency: f.Latency,
+		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, Answer: f.answer()})
 }
 
 // Requests counts the requests that reached a route (faulted ones included).
-func (s *Server) Requests(route string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.counts[normalizeRoute(route)]
-}
-
-func normalizeRoute(route string) string {
-	method, path, ok := strings.Cut(strings.TrimSpace(route), " ")
-	if !ok {
-		return route
-	}
-	return strings.ToUpper(method) + " " + strings.TrimSpace(path)
-}
-
-func (s *Server) takeFault(route string) (Fault, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	queue := s.faults[route]
-	if len(queue) == 0 {
-		return Fault{}, false
-	}
-	f := queue[0]
-	f.left--
-	if f.left == 0 {
-		s.faults[route] = queue[1:]
-	}
-	return f.Fault, true
-}
+func (s *Server) Requests(route string) int { return s.api.Requests(route) }
 
 // routeThrottler is the throttler guarding a route: sandbox create and the
 // lifecycle operations have their own scopes and skip the authenticated
@@ -125,44 +86,31 @@ func throttled(throttler string, limit, retryAfter int) reply {
 	return rep
 }
 
-// applyFaultBefore plays the part of a fault that comes before handling and
-// says whether the request should still be handled.
-func (s *Server) applyFaultBefore(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, f Fault) bool {
-	if f.Latency > 0 {
-		timer := time.NewTimer(f.Latency)
-		select {
-		case <-timer.C:
-		case <-r.Context().Done():
-			timer.Stop()
-			return false
-		}
-	}
-	if f.DropBeforeHandling {
-		dropConnection(w)
-		return false
-	}
+// answer is the reply of a Status fault (nil without one): a 429 as the
+// route's throttler (or Throttler) writes it, any other status as a NestJS
+// error with a plain Retry-After.
+func (f Fault) answer() func(route string) fakeapi.Reply {
 	if f.Status == 0 {
-		return true
+		return nil
 	}
-	var rep reply
-	if f.Status == http.StatusTooManyRequests {
-		throttler := f.Throttler
-		if throttler == "" {
-			throttler = routeThrottler(input.Route.Method + " " + input.Route.Path)
+	return func(route string) fakeapi.Reply {
+		if f.Status == http.StatusTooManyRequests {
+			throttler := f.Throttler
+			if throttler == "" {
+				throttler = routeThrottler(route)
+			}
+			retry := f.RetryAfter
+			if retry <= 0 {
+				retry = 60
+			}
+			return throttled(throttler, 10000, retry).wire()
 		}
-		retry := f.RetryAfter
-		if retry <= 0 {
-			retry = 60
-		}
-		rep = throttled(throttler, 10000, retry)
-	} else {
-		rep = errorReply(f.Status, "injected fault: %s", http.StatusText(f.Status))
+		rep := errorReply(f.Status, "injected fault: %s", http.StatusText(f.Status))
 		if f.RetryAfter > 0 {
 			rep.header = http.Header{"Retry-After": {strconv.Itoa(f.RetryAfter)}}
 		}
+		return rep.wire()
 	}
-	s.send(w, r, input, rep)
-	return false
 }
 
 // rateLimitCreate applies Options.CreateRateLimit: a sliding minute on the
@@ -189,18 +137,4 @@ func (s *Server) rateLimitCreate(now time.Time) (reply, bool) {
 	}
 	s.creates = append(s.creates, now)
 	return reply{}, false
-}
-
-// dropConnection closes the TCP connection under a request without writing
-// a response, so the client sees a transport error.
-func dropConnection(w http.ResponseWriter) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		panic("daytonafake: the response writer cannot be hijacked to drop the connection")
-	}
-	conn, _, err := hj.Hijack()
-	if err != nil {
-		panic("daytonafake: hijack: " + err.Error())
-	}
-	_ = conn.Close() // the point is the close; its error changes nothing
 }

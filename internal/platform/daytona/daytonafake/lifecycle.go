@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // assertNotErrored is assertSandboxNotErrored (sandbox.service.ts:164-168).
@@ -322,7 +324,7 @@ func (s *Server) snapshotSandbox(c *call) reply {
 	if s.snapshotByOwnName(req.Name) != nil {
 		return errorReply(http.StatusConflict, "Snapshot with name %q already exists for this organization", req.Name)
 	}
-	sn := &snapshot{seq: s.nextSeq(), id: randomUUID(), name: req.Name, state: snapPending, cpu: sb.cpu, gpu: sb.gpu,
+	sn := &snapshot{seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, state: snapPending, cpu: sb.cpu, gpu: sb.gpu,
 		mem: sb.mem, disk: sb.disk, class: sb.class, createdAt: c.now, updatedAt: c.now, fromSandbox: sb.id}
 	sn.ref = "daytona-internal/snapshot-" + sn.id[:8] + ":fake"
 	sn.tr = &transition{via: snapPending, to: snapActive, done: sn.activated}

@@ -18,6 +18,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // s3Prefix is where the fake's object storage lives: the storageUrl that
@@ -71,8 +73,8 @@ type storageAccessJSON struct {
 // credentials allowed to put and get under {organizationId}/ and to list
 // with that prefix. Each call issues a fresh set; all stay valid.
 func (s *Server) pushAccess(_ *call) reply {
-	access := storageAccessJSON{AccessKey: "ASIAFAKE" + strings.ToUpper(randomUUID()[:12]), Secret: randomUUID() + randomUUID(),
-		SessionToken: randomUUID(), StorageURL: s.URL() + s3Prefix, OrganizationID: s.opts.OrganizationID, Bucket: s3Bucket}
+	access := storageAccessJSON{AccessKey: "ASIAFAKE" + strings.ToUpper(fakeapi.UUID()[:12]), Secret: fakeapi.UUID() + fakeapi.UUID(),
+		SessionToken: fakeapi.UUID(), StorageURL: s.URL() + s3Prefix, OrganizationID: s.opts.OrganizationID, Bucket: s3Bucket}
 	s.storage.creds[access.AccessKey] = s3Creds{secret: access.Secret, sessionToken: access.SessionToken}
 	return reply{status: http.StatusOK, body: access}
 }

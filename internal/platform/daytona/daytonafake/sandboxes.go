@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // sandboxJSON is SandboxDto as SandboxDto.fromSandbox fills it
@@ -179,7 +181,7 @@ func (s *Server) createSandbox(c *call) reply {
 	if !ok {
 		return rep
 	}
-	sb := &sandbox{seq: s.nextSeq(), id: randomUUID(), name: req.Name, snapshot: sn.name, snapshotRef: req.Snapshot,
+	sb := &sandbox{seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, snapshot: sn.name, snapshotRef: req.Snapshot,
 		user: req.User, env: copyMap(req.Env), labels: copyMap(req.Labels), public: req.Public, class: sn.class,
 		cpu: sn.cpu, gpu: sn.gpu, mem: sn.mem, disk: sn.disk, state: stateCreating, desired: stateStarted,
 		autoStop: defaultAutoStop, autoArchive: defaultAutoArchive, autoDelete: autoDelete, volumes: volumes,

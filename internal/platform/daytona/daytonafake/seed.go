@@ -1,6 +1,10 @@
 package daytonafake
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
+)
 
 // SnapshotSeed describes a snapshot that exists before the test starts, such
 // as a Windows-class one (which POST /snapshots refuses to create) or a
@@ -23,7 +27,7 @@ func (s *Server) SeedSnapshot(seed SnapshotSeed) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
-	sn := &snapshot{seq: s.nextSeq(), id: randomUUID(), name: seed.Name, imageName: seed.ImageName, general: seed.General,
+	sn := &snapshot{seq: s.nextSeq(), id: fakeapi.UUID(), name: seed.Name, imageName: seed.ImageName, general: seed.General,
 		state: snapActive, cpu: orDefault(seed.CPU, defaultSnapCPU), gpu: seed.GPU, mem: orDefault(seed.MemoryGB, defaultSnapMem),
 		disk: orDefault(seed.DiskGB, defaultSnapDisk), class: seed.SandboxClass, createdAt: now, updatedAt: now}
 	if sn.class == "" {

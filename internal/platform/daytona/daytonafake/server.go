@@ -1,12 +1,9 @@
 package daytonafake
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // Options configure a fake.
@@ -86,34 +83,26 @@ func (wallClock) Now() time.Time { return time.Now() }
 
 // Server is a running fake. All methods are safe for concurrent use.
 type Server struct {
-	t      testing.TB
-	opts   Options
-	clock  interface{ Now() time.Time }
-	router routers.Router
-	http   *httptest.Server
+	t     testing.TB
+	opts  Options
+	clock interface{ Now() time.Time }
+	api   *fakeapi.API
+	http  *httptest.Server
 
-	mu         sync.Mutex
-	seq        int64
-	sandboxes  map[string]*sandbox
-	snapshots  map[string]*snapshot
-	volumes    map[string]*volume
-	storage    *objectStore
-	failNext   *buildFailure
-	faults     map[string][]*pendingFault
-	counts     map[string]int
-	creates    []time.Time // accepted POST /sandbox, for CreateRateLimit
-	violations []string
-	validated  int
+	mu        sync.Mutex
+	seq       int64
+	sandboxes map[string]*sandbox
+	snapshots map[string]*snapshot
+	volumes   map[string]*volume
+	storage   *objectStore
+	failNext  *buildFailure
+	creates   []time.Time // accepted POST /sandbox, for CreateRateLimit
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once
 // when the spec cannot be loaded.
 func New(t testing.TB, opts Options) *Server {
 	t.Helper()
-	router, err := specRoutes()
-	if err != nil {
-		t.Fatalf("daytonafake: %v", err)
-	}
 	if opts.Clock == nil {
 		opts.Clock = wallClock{}
 	}
@@ -139,14 +128,32 @@ func New(t testing.TB, opts Options) *Server {
 		t:         t,
 		opts:      opts,
 		clock:     opts.Clock,
-		router:    router,
 		sandboxes: map[string]*sandbox{},
 		snapshots: map[string]*snapshot{},
 		volumes:   map[string]*volume{},
 		storage:   newObjectStore(),
-		faults:    map[string][]*pendingFault{},
-		counts:    map[string]int{},
 	}
+	s.api = fakeapi.New(t, fakeapi.Config{
+		Name:         "daytonafake",
+		Spec:         spec,
+		Clock:        opts.Clock,
+		Authenticate: s.authenticate,
+		// Guards run before pipes in NestJS: a bad key is a 401 whatever the body.
+		AuthFirst: true,
+		Error: func(status int, format string, args ...any) fakeapi.Reply {
+			return errorReply(status, format, args...).wire()
+		},
+		// NestJS's answer to an unknown route.
+		NoRoute:         "Cannot %s %s",
+		Unauthorized:    "Unauthorized",
+		JSONContentType: "application/json; charset=utf-8",
+		// https://app.daytona.io/api serves the spec's paths under /api.
+		StripPrefix: "/api",
+		Complete:    stampError,
+		Admit:       s.admitOrganization,
+		Throttle:    s.throttle,
+		Handle:      s.handle,
+	})
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	t.Cleanup(s.http.Close)
 	s.SeedSnapshot(SnapshotSeed{Name: opts.DefaultSnapshot, ImageName: opts.DefaultSnapshot, General: true})
@@ -163,26 +170,10 @@ func (s *Server) OrganizationID() string { return s.opts.OrganizationID }
 
 // SpecViolations lists every request or response that did not match the
 // spec, in order. Each was also reported through t.Errorf when it happened.
-func (s *Server) SpecViolations() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.violations...)
-}
+func (s *Server) SpecViolations() []string { return s.api.SpecViolations() }
 
 // ValidatedResponses counts the responses that passed spec validation.
-func (s *Server) ValidatedResponses() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.validated
-}
-
-func (s *Server) violation(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	s.mu.Lock()
-	s.violations = append(s.violations, msg)
-	s.mu.Unlock()
-	s.t.Errorf("daytonafake: spec violation: %s", msg)
-}
+func (s *Server) ValidatedResponses() int { return s.api.ValidatedResponses() }
 
 // call is one request as the handlers see it.
 type call struct {
@@ -193,14 +184,18 @@ type call struct {
 	now    time.Time
 }
 
-// reply is a handler's answer, captured so it can be validated before any
-// byte reaches the client.
+// reply is a handler's answer; wire hands it to fakeapi, which validates it
+// before any byte reaches the client.
 type reply struct {
 	status int
 	body   any
 	header http.Header
 	// text, when set, is sent as text/plain instead of body.
 	text string
+}
+
+func (rep reply) wire() fakeapi.Reply {
+	return fakeapi.Reply{Status: rep.status, Body: rep.body, Header: rep.header, Text: rep.text}
 }
 
 // nestError is the body NestJS writes for every exception through
@@ -215,113 +210,59 @@ type nestError struct {
 }
 
 // errorReply is an HttpException answer; path and timestamp are filled in by
-// send.
+// stampError when it is written.
 func errorReply(status int, format string, args ...any) reply {
 	return reply{status: status, body: nestError{StatusCode: status, Error: http.StatusText(status), Message: fmt.Sprintf(format, args...)}}
 }
 
+// serveHTTP sends the fake's object storage and build-log URLs, which are
+// outside the spec, to their own handlers and everything else through the
+// spec-checking front.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasPrefix(r.URL.Path, s3Prefix):
 		s.serveS3(w, r)
-		return
 	case strings.HasPrefix(r.URL.Path, buildLogsPrefix):
 		s.serveBuildLogs(w, r)
-		return
+	default:
+		s.api.ServeHTTP(w, r)
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, "read body", http.StatusBadRequest)
-		return
-	}
-	vreq := r.Clone(r.Context())
-	if p := strings.TrimPrefix(vreq.URL.Path, "/api"); strings.HasPrefix(p, "/") {
-		vreq.URL.Path, vreq.URL.RawPath = p, ""
-	}
-	vreq.Body = io.NopCloser(bytes.NewReader(body))
-	route, rawParams, err := s.router.FindRoute(vreq)
-	if err != nil {
-		s.violation("%s %s: no such operation in the Daytona spec (%v)", r.Method, r.URL.Path, err)
-		// NestJS's answer to an unknown route.
-		writeRaw(w, r, errorReply(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))
-		return
-	}
-	key := r.Method + " " + route.Path
-	s.mu.Lock()
-	s.counts[key]++
-	s.mu.Unlock()
-
-	opts := validationOptions()
-	opts.AuthenticationFunc = s.authenticate
-	opts.SkipSettingDefaults = true // handlers see what the client really sent
-	input := &openapi3filter.RequestValidationInput{Request: vreq, PathParams: rawParams, Route: route, Options: opts}
-	authFailed, problems := splitRequestErrors(openapi3filter.ValidateRequest(r.Context(), input))
-	// Guards run before pipes in NestJS: a bad key is a 401 whatever the body.
-	if authFailed {
-		s.send(w, r, input, errorReply(http.StatusUnauthorized, "Unauthorized"))
-		return
-	}
-	if len(problems) > 0 {
-		s.violation("%s %s: request does not match the spec: %s", r.Method, r.URL.RequestURI(), strings.Join(problems, "; "))
-		s.send(w, r, input, errorReply(http.StatusBadRequest, "request does not match the API spec: %s", strings.Join(problems, "; ")))
-		return
-	}
-	// Stricter than the server: only its JWT strategy reads this header
-	// (auth/jwt.strategy.ts:56), an API key carries its own organization.
-	// A client that sends a foreign organization has a bug worth a 403, with
-	// the message OrganizationAuthContextGuard gives an organization it cannot
-	// resolve (organization-auth-context.guard.ts:48-51).
-	if org := r.Header.Get("X-Daytona-Organization-ID"); org != "" && org != s.opts.OrganizationID {
-		s.send(w, r, input, errorReply(http.StatusForbidden, "Invalid authentication context"))
-		return
-	}
-
-	fault, faulted := s.takeFault(key)
-	if faulted && !s.applyFaultBefore(w, r, input, fault) {
-		return
-	}
-	now := s.clock.Now()
-	if key == "POST /sandbox" {
-		if rep, limited := s.rateLimitCreate(now); limited {
-			s.send(w, r, input, rep)
-			return
-		}
-	}
-
-	h, known := handlers[key]
-	if !known {
-		s.violation("%s %s: operation %q exists in the spec but the fake does not serve it", r.Method, r.URL.Path, key)
-		s.send(w, r, input, errorReply(http.StatusNotImplemented, "the Daytona fake does not serve %s", key))
-		return
-	}
-	params := make(map[string]string, len(rawParams))
-	for k, v := range rawParams {
-		if u, err := url.PathUnescape(v); err == nil {
-			v = u
-		}
-		params[k] = v
-	}
-	c := &call{r: r, body: body, params: params, query: r.URL.Query(), now: now}
-	s.mu.Lock()
-	s.advanceClock(now)
-	rep := h(s, c)
-	s.mu.Unlock()
-
-	if faulted && fault.DropAfterHandling {
-		dropConnection(w)
-		return
-	}
-	s.send(w, r, input, rep)
 }
 
-// validationOptions report every mismatch, each as "at <JSON pointer>:
-// reason" rather than kin-openapi's default dump of the whole schema.
-func validationOptions() *openapi3filter.Options {
-	opts := &openapi3filter.Options{MultiError: true}
-	opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
-		return fmt.Sprintf("at /%s: %s", strings.Join(err.JSONPointer(), "/"), err.Reason)
-	})
-	return opts
+// admitOrganization is stricter than the server: only its JWT strategy
+// reads X-Daytona-Organization-ID (auth/jwt.strategy.ts:56), an API key
+// carries its own organization. A client that sends a foreign organization
+// has a bug worth a 403, with the message OrganizationAuthContextGuard
+// gives an organization it cannot resolve
+// (organization-auth-context.guard.ts:48-51).
+func (s *Server) admitOrganization(r *http.Request) (fakeapi.Reply, bool) {
+	if org := r.Header.Get("X-Daytona-Organization-ID"); org != "" && org != s.opts.OrganizationID {
+		return errorReply(http.StatusForbidden, "Invalid authentication context").wire(), false
+	}
+	return fakeapi.Reply{}, true
+}
+
+// throttle applies Options.CreateRateLimit to sandbox creates.
+func (s *Server) throttle(route string, now time.Time) (fakeapi.Reply, bool) {
+	if route != "POST /sandbox" {
+		return fakeapi.Reply{}, false
+	}
+	rep, limited := s.rateLimitCreate(now)
+	return rep.wire(), limited
+}
+
+// handle runs the handler of a valid request after what the clock has made
+// due.
+func (s *Server) handle(route string, in *fakeapi.Request) (fakeapi.Reply, bool) {
+	h, known := handlers[route]
+	if !known {
+		return fakeapi.Reply{}, false
+	}
+	c := &call{r: in.HTTP, body: in.Body, params: in.Params, query: in.HTTP.URL.Query(), now: in.Now}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advanceClock(c.now)
+	return h(s, c).wire(), true
 }
 
 // authenticate is kin-openapi's hook for the spec's security schemes
@@ -339,87 +280,12 @@ func (s *Server) authenticate(_ context.Context, in *openapi3filter.Authenticati
 	return nil
 }
 
-// splitRequestErrors separates a failed key check (a 401, not a client bug
-// against the spec) from real mismatches.
-func splitRequestErrors(err error) (authFailed bool, problems []string) {
-	if err == nil {
-		return false, nil
-	}
-	var errs []error
-	var me openapi3.MultiError
-	if errors.As(err, &me) {
-		errs = me
-	} else {
-		errs = []error{err}
-	}
-	for _, e := range errs {
-		var sec *openapi3filter.SecurityRequirementsError
-		if errors.As(e, &sec) {
-			authFailed = true
-			continue
-		}
-		problems = append(problems, strings.ReplaceAll(e.Error(), "\n", " "))
-	}
-	return authFailed, problems
-}
-
-// send validates a reply against the operation's responses and writes it.
-func (s *Server) send(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, rep reply) {
-	header, data := encode(r, rep)
-	err := openapi3filter.ValidateResponse(r.Context(), &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: input,
-		Status:                 rep.status,
-		Header:                 header,
-		Body:                   io.NopCloser(bytes.NewReader(data)),
-		Options:                validationOptions(),
-	})
-	if err != nil {
-		s.violation("%s %s: the fake's %d response does not match the spec: %s", r.Method, r.URL.RequestURI(), rep.status, strings.ReplaceAll(err.Error(), "\n", " "))
-	} else {
-		s.mu.Lock()
-		s.validated++
-		s.mu.Unlock()
-	}
-	write(w, rep.status, header, data)
-}
-
-func encode(r *http.Request, rep reply) (http.Header, []byte) {
-	header := http.Header{}
-	for k, v := range rep.header {
-		header[k] = v
-	}
-	if rep.text != "" {
-		header.Set("Content-Type", "text/plain; charset=utf-8")
-		return header, []byte(rep.text)
-	}
-	if rep.body == nil {
-		return header, nil
-	}
-	body := rep.body
+// stampError fills in a NestJS error body the request's path and the time
+// of the answer, as AllExceptionsFilter does.
+func stampError(r *http.Request, body any) any {
 	if e, ok := body.(nestError); ok {
 		e.Path, e.Timestamp = r.URL.RequestURI(), time.Now().UTC().Format(time.RFC3339Nano)
-		body = e
+		return e
 	}
-	data, err := json.Marshal(body)
-	if err != nil {
-		// Only the fake's own types are marshalled; a failure is a fake bug.
-		panic(fmt.Sprintf("daytonafake: marshal %T: %v", body, err))
-	}
-	header.Set("Content-Type", "application/json; charset=utf-8")
-	return header, data
-}
-
-func writeRaw(w http.ResponseWriter, r *http.Request, rep reply) {
-	header, data := encode(r, rep)
-	write(w, rep.status, header, data)
-}
-
-func write(w http.ResponseWriter, status int, header http.Header, data []byte) {
-	for k, v := range header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(status)
-	if len(data) > 0 {
-		_, _ = w.Write(data) // the client may have gone; nothing to do about it
-	}
+	return body
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // snapshotJSON is SnapshotDto as SnapshotDto.fromSnapshot fills it
@@ -150,7 +152,7 @@ func (s *Server) createSnapshot(c *call) reply {
 	if s.snapshotByOwnName(req.Name) != nil {
 		return errorReply(http.StatusConflict, "Snapshot with name %q already exists for this organization", req.Name)
 	}
-	sn := &snapshot{seq: s.nextSeq(), id: randomUUID(), name: req.Name, imageName: req.ImageName, state: snapPending,
+	sn := &snapshot{seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, imageName: req.ImageName, state: snapPending,
 		entrypoint: nonEmpty(req.Entrypoint), cpu: intOr(req.CPU, defaultSnapCPU), gpu: intOr(req.GPU, 0),
 		mem: intOr(req.Memory, defaultSnapMem), disk: intOr(req.Disk, defaultSnapDisk), class: class,
 		createdAt: c.now, updatedAt: c.now}

@@ -1,9 +1,6 @@
 package daytonafake
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"regexp"
 	"time"
 )
@@ -181,17 +178,6 @@ type buildFailure struct{ reason, logTail string }
 func (s *Server) nextSeq() int64 {
 	s.seq++
 	return s.seq
-}
-
-func randomUUID() string {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b)
-	return fmt.Sprintf("%s-%s-%s-%s-%s", h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 }
 
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)

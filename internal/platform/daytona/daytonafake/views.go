@@ -1,8 +1,9 @@
 package daytonafake
 
 import (
-	"sort"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // SandboxView is a copy of one sandbox's state, for assertions. Views apply
@@ -75,11 +76,7 @@ func (s *Server) Sandboxes() []SandboxView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.advanceClock(s.clock.Now())
-	all := make([]*sandbox, 0, len(s.sandboxes))
-	for _, sb := range s.sandboxes {
-		all = append(all, sb)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	all := fakeapi.Oldest(s.sandboxes, func(sb *sandbox) int64 { return sb.seq })
 	out := make([]SandboxView, 0, len(all))
 	for _, sb := range all {
 		v := SandboxView{ID: sb.id, Name: sb.name, Snapshot: sb.snapshot, SnapshotRef: sb.snapshotRef, Class: sb.class,
@@ -102,12 +99,7 @@ func (s *Server) Sandboxes() []SandboxView {
 // Sandbox returns one sandbox by id and whether it exists (destroyed ones
 // are returned with Destroyed set).
 func (s *Server) Sandbox(id string) (SandboxView, bool) {
-	for _, v := range s.Sandboxes() {
-		if v.ID == id {
-			return v, true
-		}
-	}
-	return SandboxView{}, false
+	return fakeapi.First(s.Sandboxes(), func(v SandboxView) bool { return v.ID == id })
 }
 
 // Snapshots lists every snapshot, removed ones included, oldest first.
@@ -115,11 +107,7 @@ func (s *Server) Snapshots() []SnapshotView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.advanceClock(s.clock.Now())
-	all := make([]*snapshot, 0, len(s.snapshots))
-	for _, sn := range s.snapshots {
-		all = append(all, sn)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	all := fakeapi.Oldest(s.snapshots, func(sn *snapshot) int64 { return sn.seq })
 	out := make([]SnapshotView, 0, len(all))
 	for _, sn := range all {
 		v := SnapshotView{ID: sn.id, Name: sn.name, ImageName: sn.imageName, State: sn.state, General: sn.general, Class: sn.class,
@@ -142,23 +130,14 @@ func (s *Server) Snapshots() []SnapshotView {
 
 // Snapshot returns one snapshot by id or name and whether it exists.
 func (s *Server) Snapshot(idOrName string) (SnapshotView, bool) {
-	for _, v := range s.Snapshots() {
-		if !v.Removed && (v.ID == idOrName || v.Name == idOrName) {
-			return v, true
-		}
-	}
-	return SnapshotView{}, false
+	return fakeapi.First(s.Snapshots(), func(v SnapshotView) bool { return !v.Removed && (v.ID == idOrName || v.Name == idOrName) })
 }
 
 // Volumes lists every volume, deleted ones included, oldest first.
 func (s *Server) Volumes() []VolumeView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := make([]*volume, 0, len(s.volumes))
-	for _, v := range s.volumes {
-		all = append(all, v)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	all := fakeapi.Oldest(s.volumes, func(v *volume) int64 { return v.seq })
 	out := make([]VolumeView, 0, len(all))
 	for _, v := range all {
 		vv := VolumeView{ID: v.id, Name: v.name, State: v.state, CreatedAt: v.createdAt}
@@ -172,10 +151,5 @@ func (s *Server) Volumes() []VolumeView {
 
 // Volume returns one volume by id and whether it exists.
 func (s *Server) Volume(id string) (VolumeView, bool) {
-	for _, v := range s.Volumes() {
-		if v.ID == id {
-			return v, true
-		}
-	}
-	return VolumeView{}, false
+	return fakeapi.First(s.Volumes(), func(v VolumeView) bool { return v.ID == id })
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // volumeJSON is VolumeDto; errorReason and lastUsedAt are null when unset.
@@ -39,7 +41,7 @@ func (s *Server) createVolume(c *call) reply {
 	if err := json.Unmarshal(c.body, &req); err != nil {
 		return errorReply(http.StatusBadRequest, "invalid body: %v", err)
 	}
-	v := &volume{seq: s.nextSeq(), id: randomUUID(), name: req.Name, state: volPendingCreate, createdAt: c.now, updatedAt: c.now}
+	v := &volume{seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, state: volPendingCreate, createdAt: c.now, updatedAt: c.now}
 	if v.name == "" {
 		v.name = v.id
 	}

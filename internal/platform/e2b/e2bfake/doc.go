@@ -2,7 +2,9 @@
 // for tests. Every request it receives and every response it writes is checked
 // with kin-openapi against the official OpenAPI document (see SpecPath); a
 // mismatch is reported through the test's Errorf and kept in SpecViolations.
-// A bad request also gets a 400, an unknown route a 404.
+// A bad request also gets a 400, an unknown route a 404. That checking, the
+// fault queue and the writing of replies are fakeapi's, shared with the other
+// platform fakes; this package is E2B's state and rules.
 //
 // Semantics, as E2B behaves (see shared/notes/platform-apis.md, section 1):
 //   - Auth: only X-API-Key equal to Options.APIKey; anything else is a 401.

@@ -1,12 +1,9 @@
 package e2bfake
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,9 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // Options configure a fake.
@@ -56,30 +54,23 @@ type Server struct {
 	t      testing.TB
 	opts   Options
 	clock  interface{ Now() time.Time }
-	router routers.Router
+	api    *fakeapi.API
+	router routers.Router // the spec's, for tests that check a reply directly
 	http   *httptest.Server
 
-	mu         sync.Mutex
-	seq        int64
-	sandboxes  map[string]*sandbox
-	templates  map[string]*template
-	volumes    map[string]*volume
-	failNext   map[string]string
-	faults     map[string][]*pendingFault
-	counts     map[string]int
-	violations []string
-	validated  int
-	noVolumes  bool
+	mu        sync.Mutex
+	seq       int64
+	sandboxes map[string]*sandbox
+	templates map[string]*template
+	volumes   map[string]*volume
+	failNext  map[string]string
+	noVolumes bool
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once when
 // the spec cannot be loaded.
 func New(t testing.TB, opts Options) *Server {
 	t.Helper()
-	router, err := specRoutes()
-	if err != nil {
-		t.Fatalf("e2bfake: %v", err)
-	}
 	if opts.Clock == nil {
 		opts.Clock = wallClock{}
 	}
@@ -93,15 +84,25 @@ func New(t testing.TB, opts Options) *Server {
 		t:         t,
 		opts:      opts,
 		clock:     opts.Clock,
-		router:    router,
 		sandboxes: map[string]*sandbox{},
 		templates: map[string]*template{},
 		volumes:   map[string]*volume{},
 		failNext:  map[string]string{},
-		faults:    map[string][]*pendingFault{},
-		counts:    map[string]int{},
 		noVolumes: opts.VolumesDisabled,
 	}
+	s.api = fakeapi.New(t, fakeapi.Config{
+		Name:         "e2bfake",
+		Spec:         spec,
+		Clock:        opts.Clock,
+		Authenticate: s.authenticate,
+		Error: func(status int, format string, args ...any) fakeapi.Reply {
+			return errorReply(status, format, args...).wire()
+		},
+		NoRoute:      "no such operation: %s %s",
+		Unauthorized: "Invalid API key",
+		Handle:       s.handle,
+	})
+	s.router = s.api.Router()
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	t.Cleanup(s.http.Close)
 	return s
@@ -112,18 +113,10 @@ func (s *Server) URL() string { return s.http.URL }
 
 // SpecViolations lists every request or response that did not match the spec,
 // in order. Each was also reported through t.Errorf when it happened.
-func (s *Server) SpecViolations() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.violations...)
-}
+func (s *Server) SpecViolations() []string { return s.api.SpecViolations() }
 
 // ValidatedResponses counts the responses that passed spec validation.
-func (s *Server) ValidatedResponses() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.validated
-}
+func (s *Server) ValidatedResponses() int { return s.api.ValidatedResponses() }
 
 // SetVolumesEnabled switches the team's volume beta: when off, POST /volumes
 // answers 403.
@@ -131,14 +124,6 @@ func (s *Server) SetVolumesEnabled(enabled bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.noVolumes = !enabled
-}
-
-func (s *Server) violation(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	s.mu.Lock()
-	s.violations = append(s.violations, msg)
-	s.mu.Unlock()
-	s.t.Errorf("e2bfake: spec violation: %s", msg)
 }
 
 // call is one request as the handlers see it.
@@ -150,14 +135,19 @@ type call struct {
 	now    time.Time
 }
 
-// reply is a handler's answer, captured so it can be validated before any
-// byte reaches the client.
+// reply is a handler's answer; wire hands it to fakeapi, which validates it
+// before any byte reaches the client.
 type reply struct {
 	status int
 	body   any
 	header http.Header
 }
 
+func (rep reply) wire() fakeapi.Reply {
+	return fakeapi.Reply{Status: rep.status, Body: rep.body, Header: rep.header}
+}
+
+// apiError is E2B's Error body.
 type apiError struct {
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
@@ -167,85 +157,27 @@ func errorReply(status int, format string, args ...any) reply {
 	return reply{status: status, body: apiError{Code: int32(status), Message: fmt.Sprintf(format, args...)}}
 }
 
+// serveHTTP sends the upload URL, which is outside the spec, to its own
+// handler and everything else through the spec-checking front.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, uploadPrefix) {
 		s.serveUpload(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, "read body", http.StatusBadRequest)
-		return
-	}
-	vreq := r.Clone(r.Context())
-	vreq.Body = io.NopCloser(bytes.NewReader(body))
-	route, rawParams, err := s.router.FindRoute(vreq)
-	if err != nil {
-		s.violation("%s %s: no such operation in the E2B spec (%v)", r.Method, r.URL.Path, err)
-		writeRaw(w, errorReply(http.StatusNotFound, "no such operation: %s %s", r.Method, r.URL.Path))
-		return
-	}
-	key := r.Method + " " + route.Path
-	s.mu.Lock()
-	s.counts[key]++
-	s.mu.Unlock()
-
-	opts := validationOptions()
-	opts.AuthenticationFunc = s.authenticate
-	// Defaults stay out so handlers see what the client really sent (the fake
-	// records an omitted sandbox timeout).
-	opts.SkipSettingDefaults = true
-	input := &openapi3filter.RequestValidationInput{Request: vreq, PathParams: rawParams, Route: route, Options: opts}
-	authFailed, problems := splitRequestErrors(openapi3filter.ValidateRequest(r.Context(), input))
-	if len(problems) > 0 {
-		s.violation("%s %s: request does not match the spec: %s", r.Method, r.URL.RequestURI(), strings.Join(problems, "; "))
-		s.send(w, r, input, errorReply(http.StatusBadRequest, "request does not match the API spec: %s", strings.Join(problems, "; ")))
-		return
-	}
-	if authFailed {
-		s.send(w, r, input, errorReply(http.StatusUnauthorized, "Invalid API key"))
-		return
-	}
-
-	fault, ok := s.takeFault(key)
-	if ok && !s.applyFaultBefore(w, r, input, fault) {
-		return
-	}
-
-	h, known := handlers[key]
-	if !known {
-		s.violation("%s %s: operation %q exists in the spec but the fake does not serve it", r.Method, r.URL.Path, key)
-		s.send(w, r, input, errorReply(http.StatusNotImplemented, "the E2B fake does not serve %s", key))
-		return
-	}
-	params := make(map[string]string, len(rawParams))
-	for k, v := range rawParams {
-		if u, err := url.PathUnescape(v); err == nil {
-			v = u
-		}
-		params[k] = v
-	}
-	c := &call{r: r, body: body, params: params, query: r.URL.Query(), now: s.clock.Now()}
-	s.mu.Lock()
-	s.expire(c.now)
-	rep := h(s, c)
-	s.mu.Unlock()
-
-	if ok && fault.DropAfterHandling {
-		dropConnection(w)
-		return
-	}
-	s.send(w, r, input, rep)
+	s.api.ServeHTTP(w, r)
 }
 
-// validationOptions report every mismatch, each as "at <JSON pointer>: reason"
-// rather than kin-openapi's default dump of the whole schema.
-func validationOptions() *openapi3filter.Options {
-	opts := &openapi3filter.Options{MultiError: true}
-	opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
-		return fmt.Sprintf("at /%s: %s", strings.Join(err.JSONPointer(), "/"), err.Reason)
-	})
-	return opts
+// handle runs the handler of a valid request after the clock's expiries.
+func (s *Server) handle(route string, in *fakeapi.Request) (fakeapi.Reply, bool) {
+	h, known := handlers[route]
+	if !known {
+		return fakeapi.Reply{}, false
+	}
+	c := &call{r: in.HTTP, body: in.Body, params: in.Params, query: in.HTTP.URL.Query(), now: in.Now}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire(c.now)
+	return h(s, c).wire(), true
 }
 
 // authenticate is kin-openapi's hook for the spec's security schemes: the fake
@@ -260,78 +192,13 @@ func (s *Server) authenticate(_ context.Context, in *openapi3filter.Authenticati
 	return nil
 }
 
-// splitRequestErrors separates a failed key check (a 401, not a client bug
-// against the spec) from real mismatches.
-func splitRequestErrors(err error) (authFailed bool, problems []string) {
-	if err == nil {
-		return false, nil
-	}
-	var errs []error
-	var me openapi3.MultiError
-	if errors.As(err, &me) {
-		errs = me
-	} else {
-		errs = []error{err}
-	}
-	for _, e := range errs {
-		var sec *openapi3filter.SecurityRequirementsError
-		if errors.As(e, &sec) {
-			authFailed = true
-			continue
-		}
-		problems = append(problems, strings.ReplaceAll(e.Error(), "\n", " "))
-	}
-	return authFailed, problems
-}
-
-// send validates a reply against the operation's responses and writes it.
+// send validates a reply against the operation's responses and writes it;
+// tests use it to hold the fake's own shapes to the spec.
 func (s *Server) send(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, rep reply) {
-	header, data := encode(rep)
-	err := openapi3filter.ValidateResponse(r.Context(), &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: input,
-		Status:                 rep.status,
-		Header:                 header,
-		Body:                   io.NopCloser(bytes.NewReader(data)),
-		Options:                validationOptions(),
-	})
-	if err != nil {
-		s.violation("%s %s: the fake's %d response does not match the spec: %s", r.Method, r.URL.RequestURI(), rep.status, strings.ReplaceAll(err.Error(), "\n", " "))
-	} else {
-		s.mu.Lock()
-		s.validated++
-		s.mu.Unlock()
-	}
-	write(w, rep.status, header, data)
+	s.api.Send(w, r, input, rep.wire())
 }
 
-func encode(rep reply) (http.Header, []byte) {
-	header := http.Header{}
-	for k, v := range rep.header {
-		header[k] = v
-	}
-	if rep.body == nil {
-		return header, nil
-	}
-	data, err := json.Marshal(rep.body)
-	if err != nil {
-		// Only the fake's own types are marshalled; a failure is a fake bug.
-		panic(fmt.Sprintf("e2bfake: marshal %T: %v", rep.body, err))
-	}
-	header.Set("Content-Type", "application/json")
-	return header, data
-}
-
-func writeRaw(w http.ResponseWriter, rep reply) {
-	header, data := encode(rep)
-	write(w, rep.status, header, data)
-}
-
-func write(w http.ResponseWriter, status int, header http.Header, data []byte) {
-	for k, v := range header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(status)
-	if len(data) > 0 {
-		_, _ = w.Write(data) // the client may have gone; nothing to do about it
-	}
+// writeRaw writes a reply outside the spec, unvalidated.
+func (s *Server) writeRaw(w http.ResponseWriter, r *http.Request, rep reply) {
+	s.api.WriteRaw(w, r, rep.wire())
 }

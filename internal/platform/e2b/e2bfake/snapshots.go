@@ -3,6 +3,8 @@ package e2bfake
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 type snapshotInfoJSON struct {
@@ -63,7 +65,7 @@ func (s *Server) createSnapshot(c *call) reply {
 	for _, old := range t.builds {
 		old.tags = nil
 	}
-	t.builds = append(t.builds, &build{id: randomUUID(), status: buildReady, tags: []string{defaultTag}, cpu: sb.cpu, memMB: sb.memMB,
+	t.builds = append(t.builds, &build{id: fakeapi.UUID(), status: buildReady, tags: []string{defaultTag}, cpu: sb.cpu, memMB: sb.memMB,
 		createdAt: now, updatedAt: now, finishedAt: &now})
 	s.templates[t.id] = t
 	return reply{status: http.StatusCreated, body: s.snapshotInfo(t)}

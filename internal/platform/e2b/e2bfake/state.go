@@ -2,8 +2,6 @@ package e2bfake
 
 import (
 	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -150,17 +148,6 @@ func randomID(n int) string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b)
-}
-
-func randomUUID() string {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b)
-	return fmt.Sprintf("%s-%s-%s-%s-%s", h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 }
 
 // fullName is a template's name as E2B shows it: namespaced when the team has a slug.

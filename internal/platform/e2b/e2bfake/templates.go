@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // templateName is E2B's alias rule: lower-case letters, digits, dashes and
@@ -73,7 +75,7 @@ func (s *Server) createTemplate(c *call) reply {
 			listedFrom: s.listedFrom(now)}
 		s.templates[t.id] = t
 	}
-	b := &build{id: randomUUID(), status: buildWaiting, tags: tags, cpu: cpu, memMB: mem, createdAt: now, updatedAt: now}
+	b := &build{id: fakeapi.UUID(), status: buildWaiting, tags: tags, cpu: cpu, memMB: mem, createdAt: now, updatedAt: now}
 	t.builds = append(t.builds, b)
 	t.updatedAt = now
 	return reply{status: http.StatusAccepted, body: templateRequestResponseV3{

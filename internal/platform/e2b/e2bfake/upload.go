@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // uploadPrefix is where the fake stores build-file tars. E2B answers
@@ -18,27 +20,25 @@ const UploadRoute = uploadPrefix + "{templateID}/{hash}"
 
 func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 	key := r.Method + " " + UploadRoute
-	s.mu.Lock()
-	s.counts[key]++
-	s.mu.Unlock()
+	s.api.Count(key)
 	if r.Method != http.MethodPut && r.Method != http.MethodPost {
-		s.violation("%s %s: build files are uploaded with PUT or POST", r.Method, r.URL.Path)
-		writeRaw(w, errorReply(http.StatusMethodNotAllowed, "upload with PUT or POST"))
+		s.api.Violation("%s %s: build files are uploaded with PUT or POST", r.Method, r.URL.Path)
+		s.writeRaw(w, r, errorReply(http.StatusMethodNotAllowed, "upload with PUT or POST"))
 		return
 	}
-	fault, faulted := s.takeFault(key)
-	if faulted && !s.applyFaultBefore(w, r, nil, fault) {
+	fault, faulted := s.api.TakeFault(key)
+	if faulted && !s.api.BeforeHandling(w, r, nil, key, fault) {
 		return
 	}
 	templateID, hash, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, uploadPrefix), "/")
 	data, err := io.ReadAll(r.Body)
 	if !ok || hash == "" || err != nil {
-		writeRaw(w, errorReply(http.StatusBadRequest, "bad upload"))
+		s.writeRaw(w, r, errorReply(http.StatusBadRequest, "bad upload"))
 		return
 	}
 	if len(data) == 0 {
-		s.violation("%s %s: empty build-file upload", r.Method, r.URL.Path)
-		writeRaw(w, errorReply(http.StatusBadRequest, "empty upload"))
+		s.api.Violation("%s %s: empty build-file upload", r.Method, r.URL.Path)
+		s.writeRaw(w, r, errorReply(http.StatusBadRequest, "empty upload"))
 		return
 	}
 	s.mu.Lock()
@@ -55,11 +55,11 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !found {
-		writeRaw(w, errorReply(http.StatusNotFound, "template %q not found", templateID))
+		s.writeRaw(w, r, errorReply(http.StatusNotFound, "template %q not found", templateID))
 		return
 	}
 	if faulted && fault.DropAfterHandling {
-		dropConnection(w)
+		fakeapi.DropConnection(w)
 		return
 	}
 	w.WriteHeader(http.StatusOK)

@@ -1,8 +1,10 @@
 package e2bfake
 
 import (
-	"sort"
+	"slices"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // SandboxView is a copy of one sandbox's state, for assertions.
@@ -106,11 +108,7 @@ func (s *Server) Sandboxes() []SandboxView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(s.clock.Now())
-	all := make([]*sandbox, 0, len(s.sandboxes))
-	for _, sb := range s.sandboxes {
-		all = append(all, sb)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	all := fakeapi.Oldest(s.sandboxes, func(sb *sandbox) int64 { return sb.seq })
 	out := make([]SandboxView, 0, len(all))
 	for _, sb := range all {
 		v := SandboxView{ID: sb.id, TemplateRef: sb.templateRef, TemplateID: sb.templateID, State: sb.state,
@@ -136,23 +134,12 @@ func (s *Server) Sandboxes() []SandboxView {
 
 // Sandbox returns one sandbox and whether it exists.
 func (s *Server) Sandbox(id string) (SandboxView, bool) {
-	for _, v := range s.Sandboxes() {
-		if v.ID == id {
-			return v, true
-		}
-	}
-	return SandboxView{}, false
+	return fakeapi.First(s.Sandboxes(), func(v SandboxView) bool { return v.ID == id })
 }
 
 func (s *Server) sortedTemplates(snapshots bool) []*template {
-	var all []*template
-	for _, t := range s.templates {
-		if t.snapshot == snapshots {
-			all = append(all, t)
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
-	return all
+	all := fakeapi.Oldest(s.templates, func(t *template) int64 { return t.seq })
+	return slices.DeleteFunc(all, func(t *template) bool { return t.snapshot != snapshots })
 }
 
 // Templates lists the templates (snapshots excluded), oldest first.
@@ -205,11 +192,7 @@ func (s *Server) Snapshots() []SnapshotView {
 func (s *Server) Volumes() []VolumeView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := make([]*volume, 0, len(s.volumes))
-	for _, v := range s.volumes {
-		all = append(all, v)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	all := fakeapi.Oldest(s.volumes, func(v *volume) int64 { return v.seq })
 	out := make([]VolumeView, 0, len(all))
 	for _, v := range all {
 		out = append(out, VolumeView{ID: v.id, Name: v.name, Token: v.token, CreatedAt: v.createdAt})

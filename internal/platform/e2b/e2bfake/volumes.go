@@ -3,8 +3,10 @@ package e2bfake
 import (
 	"encoding/json"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 type volumeAndTokenJSON struct {
@@ -47,13 +49,8 @@ func (s *Server) getVolume(c *call) reply {
 }
 
 func (s *Server) listVolumes(c *call) reply {
-	all := make([]*volume, 0, len(s.volumes))
-	for _, v := range s.volumes {
-		if listed(v.listedFrom, c.now) {
-			all = append(all, v)
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	all := slices.DeleteFunc(fakeapi.Oldest(s.volumes, func(v *volume) int64 { return v.seq }),
+		func(v *volume) bool { return !listed(v.listedFrom, c.now) })
 	out := []volumeJSON{}
 	for _, v := range all {
 		out = append(out, volumeJSON{VolumeID: v.id, Name: v.name})

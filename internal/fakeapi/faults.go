@@ -1,0 +1,132 @@
+package fakeapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+)
+
+// Fault is a misbehaviour injected into the next requests of one route. A
+// fake's own Fault type (with its platform's status headers) turns into one.
+type Fault struct {
+	// Times is how many requests the fault hits; 0 means once.
+	Times int
+	// Latency is waited (really, inside the fake) before anything else; a
+	// client that gives up meanwhile finds its request unhandled.
+	Latency time.Duration
+	// DropBeforeHandling closes the connection without an answer and
+	// without touching state: the client cannot tell whether anything
+	// happened.
+	DropBeforeHandling bool
+	// DropAfterHandling changes state as the request asks, then closes the
+	// connection without an answer: the case that makes clients find a
+	// create again instead of repeating it.
+	DropAfterHandling bool
+	// Answer, when set, builds the reply sent instead of handling the
+	// request; route is the operation as the spec writes it.
+	Answer func(route string) Reply
+}
+
+type pendingFault struct {
+	Fault
+	left int
+}
+
+// NormalizeRoute writes a route as the fake keys it: "METHOD /path", the
+// method upper-case, so "get /x" and "GET  /x" name one route.
+func NormalizeRoute(route string) string {
+	method, path, ok := strings.Cut(strings.TrimSpace(route), " ")
+	if !ok {
+		return route
+	}
+	return strings.ToUpper(method) + " " + strings.TrimSpace(path)
+}
+
+// Inject queues a fault for a route written as the spec writes it, e.g.
+// "POST /sandboxes". Faults on one route are used in the order they were
+// injected.
+func (a *API) Inject(route string, f Fault) {
+	route = NormalizeRoute(route)
+	n := f.Times
+	if n <= 0 {
+		n = 1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.faults[route] = append(a.faults[route], &pendingFault{Fault: f, left: n})
+}
+
+// Count records one request that reached route.
+func (a *API) Count(route string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.counts[route]++
+}
+
+// Requests counts the requests that reached a route (faulted ones included).
+func (a *API) Requests(route string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.counts[NormalizeRoute(route)]
+}
+
+// TakeFault uses up one hit of the first fault queued for route.
+func (a *API) TakeFault(route string) (Fault, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	queue := a.faults[route]
+	if len(queue) == 0 {
+		return Fault{}, false
+	}
+	f := queue[0]
+	f.left--
+	if f.left == 0 {
+		a.faults[route] = queue[1:]
+	}
+	return f.Fault, true
+}
+
+// BeforeHandling plays the part of a fault that comes before handling and
+// says whether the request should still be handled. A nil input (a route
+// outside the spec) writes the fault's answer without validating it.
+func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, route string, f Fault) bool {
+	if f.Latency > 0 {
+		timer := time.NewTimer(f.Latency)
+		select {
+		case <-timer.C:
+		case <-r.Context().Done():
+			timer.Stop()
+			return false
+		}
+	}
+	if f.DropBeforeHandling {
+		DropConnection(w)
+		return false
+	}
+	if f.Answer == nil {
+		return true
+	}
+	rep := f.Answer(route)
+	if input == nil {
+		a.WriteRaw(w, r, rep)
+	} else {
+		a.Send(w, r, input, rep)
+	}
+	return false
+}
+
+// DropConnection closes the TCP connection under a request without writing
+// a response, so the client sees a transport error.
+func DropConnection(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic("fakeapi: the response writer cannot be hijacked to drop the connection")
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		panic("fakeapi: hijack: " + err.Error())
+	}
+	_ = conn.Close() // the point is the close; its error changes nothing
+}

@@ -1,0 +1,116 @@
+package fakeapi
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+func TestNormalizeRoute(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"POST /items", "POST /items"},
+		{"post /items", "POST /items"},
+		{"  get   /items/{id} ", "GET /items/{id}"},
+		{"/items", "/items"},
+	}
+	for _, tc := range cases {
+		if got := NormalizeRoute(tc.in); got != tc.want {
+			t.Errorf("NormalizeRoute(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Faults on a route are used in the order injected, each Times times (once
+// by default); other routes are untouched. Latency tags the faults here.
+func TestFaultQueue(t *testing.T) {
+	cases := []struct {
+		name   string
+		inject map[string][]Fault
+		take   string
+		want   []time.Duration // -1: no fault
+	}{
+		{"once by default", map[string][]Fault{"POST /items": {{Latency: 1}}}, "POST /items", []time.Duration{1, -1}},
+		{"times, then the next", map[string][]Fault{"post /items": {{Latency: 1, Times: 2}, {Latency: 2}}}, "POST /items", []time.Duration{1, 1, 2, -1}},
+		{"another route's faults stay", map[string][]Fault{"GET /items/{id}": {{Latency: 1}}}, "POST /items", []time.Duration{-1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newMini(t, t, nil).api
+			for route, faults := range tc.inject {
+				for _, f := range faults {
+					api.Inject(route, f)
+				}
+			}
+			for i, want := range tc.want {
+				f, ok := api.TakeFault(tc.take)
+				if got := map[bool]time.Duration{true: f.Latency, false: -1}[ok]; got != want {
+					t.Fatalf("take %d: %v, want %v", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// Each kind of fault through a real connection: an answer instead of the
+// handler, a connection dropped before or after handling, latency.
+func TestFaultsServed(t *testing.T) {
+	cases := []struct {
+		name    string
+		fault   Fault
+		status  int // 0: the connection drops
+		handled bool
+	}{
+		{"answer", Fault{Answer: func(route string) Reply {
+			rep := miniError(http.StatusServiceUnavailable, "down: %s", route)
+			rep.Header = http.Header{"Retry-After": {"2"}}
+			return rep
+		}}, http.StatusServiceUnavailable, false},
+		{"drop before handling", Fault{DropBeforeHandling: true}, 0, false},
+		{"drop after handling", Fault{DropAfterHandling: true}, 0, true},
+		{"latency", Fault{Latency: 20 * time.Millisecond}, http.StatusCreated, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newMini(t, t, nil)
+			f.api.Inject("post /items", tc.fault)
+			start := time.Now()
+			ans, err := f.do(t, "POST", "/items", `{"name":"a"}`)
+			if (err != nil) != (tc.status == 0) || ans.status != tc.status {
+				t.Fatalf("answer %d, err %v; want status %d", ans.status, err, tc.status)
+			}
+			if time.Since(start) < tc.fault.Latency {
+				t.Fatalf("answered before the latency")
+			}
+			if tc.fault.Answer != nil && (ans.header.Get("Retry-After") != "2" || ans.body != `{"message":"down: POST /items"}`) {
+				t.Fatalf("answer %v %s", ans.header, ans.body)
+			}
+			if handled := len(f.handledRoutes()) > 0; handled != tc.handled {
+				t.Fatalf("handled = %v, want %v", handled, tc.handled)
+			}
+			if n := f.api.Requests("POST /items"); n != 1 {
+				t.Fatalf("Requests = %d", n)
+			}
+			if ans, err := f.do(t, "POST", "/items", `{"name":"a"}`); err != nil || ans.status != http.StatusCreated {
+				t.Fatalf("the fault was not used up: %d %v", ans.status, err)
+			}
+		})
+	}
+}
+
+// A route outside the spec (a fake's storage URL) plays its faults too; its
+// answer is written without validation.
+func TestBeforeHandlingOutsideTheSpec(t *testing.T) {
+	api := newMini(t, t, nil).api
+	w := httptest.NewRecorder()
+	f := Fault{Answer: func(string) Reply { return miniError(http.StatusBadGateway, "storage down") }}
+	if api.BeforeHandling(w, httptest.NewRequest("PUT", "/_fake/x", nil), nil, "PUT /_fake/x", f) {
+		t.Fatal("a fault with an answer let the request through")
+	}
+	if w.Code != http.StatusBadGateway || api.ValidatedResponses() != 0 {
+		t.Fatalf("wrote %d, validated %d", w.Code, api.ValidatedResponses())
+	}
+	if !api.BeforeHandling(w, httptest.NewRequest("PUT", "/_fake/x", nil), nil, "PUT /_fake/x", Fault{}) {
+		t.Fatal("an empty fault stopped the request")
+	}
+}
