@@ -137,9 +137,13 @@ const (
 	AttrVolumeRegion         = "volume.region"
 	AttrVolumeLabels         = "volume.labels"
 	AttrVolumeFromSnapshotID = "volume.from_snapshot_id"
+	// AttrVolumeSnapshotRetention is how many days the platform keeps the
+	// volume's snapshots (Fly: 1–60, default 5).
+	AttrVolumeSnapshotRetention = "volume.snapshot_retention"
 
 	AttrSandboxFromSnapshotID   = "sandbox.from_snapshot_id"
 	AttrSandboxState            = "sandbox.state"
+	AttrSandboxRegion           = "sandbox.region"
 	AttrSandboxCPUCount         = "sandbox.cpu_count"
 	AttrSandboxMemoryMB         = "sandbox.memory_mb"
 	AttrSandboxDiskMB           = "sandbox.disk_mb"
@@ -169,8 +173,8 @@ const (
 func AllAttributes() []string {
 	return []string{
 		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateFromTemplate, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels, AttrTemplatePublic,
-		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID,
-		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
+		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID, AttrVolumeSnapshotRetention,
+		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxRegion, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
 		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly, AttrSandboxMountSubpath,
 		AttrSandboxTimeout, AttrSandboxOnTimeout, AttrSandboxIdleTimeout, AttrSandboxAutoArchiveAfter, AttrSandboxAutoDeleteAfter,
 		AttrSandboxNetworkInternet, AttrSandboxNetworkAllowOut, AttrSandboxNetworkDenyOut, AttrSandboxAutoResume,

@@ -110,6 +110,9 @@ type VolumeSpec struct {
 	Region         string
 	FromSnapshotID string
 	Labels         map[string]string
+	// SnapshotRetentionDays is how long the platform keeps the volume's
+	// snapshots (0: the platform's default).
+	SnapshotRetentionDays int64
 }
 
 // Volume is a volume as the platform reports it.
@@ -126,6 +129,9 @@ type Volume struct {
 	Labels     map[string]string
 	// Managed is true when this provider created the volume.
 	Managed bool
+	// SnapshotRetentionDays is how long the platform keeps the volume's
+	// snapshots, where it has such a setting (0 otherwise).
+	SnapshotRetentionDays int64
 }
 
 // VolumeFilter selects volumes; zero fields match everything.
@@ -157,13 +163,15 @@ type SandboxSpec struct {
 	TemplateID     string
 	FromSnapshotID string
 	State          SandboxState
-	Env            map[string]string
-	Labels         map[string]string
-	CPUCount       int64
-	MemoryMB       int64
-	DiskMB         int64
-	VolumeMounts   []VolumeMount
-	Lifecycle      Lifecycle
+	// Region is where the box runs ("": the provider's or platform's default).
+	Region       string
+	Env          map[string]string
+	Labels       map[string]string
+	CPUCount     int64
+	MemoryMB     int64
+	DiskMB       int64
+	VolumeMounts []VolumeMount
+	Lifecycle    Lifecycle
 	// Network is the box's outbound network; nil leaves the platform's
 	// default (internet reachable, no rules).
 	Network *Network
@@ -222,9 +230,11 @@ type Sandbox struct {
 	// Status is the normalized state; PlatformStatus is the platform's own word.
 	Status         SandboxState
 	PlatformStatus string
-	Labels         map[string]string
-	CPUCount       int64
-	MemoryMB       int64
+	// Region is where the box runs, where the platform has regions.
+	Region   string
+	Labels   map[string]string
+	CPUCount int64
+	MemoryMB int64
 	// DiskMB is the box's disk where the platform reports it (0 otherwise).
 	DiskMB       int64
 	VolumeMounts []VolumeMount
@@ -329,6 +339,8 @@ type LifecycleUpdate struct {
 type VolumeUpdate struct {
 	// SizeGB grows the volume.
 	SizeGB *int64
+	// SnapshotRetentionDays changes how long new snapshots are kept.
+	SnapshotRetentionDays *int64
 	// Labels replaces its user labels.
 	Labels *map[string]string
 }

@@ -159,6 +159,14 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				Default:    stringdefault.StaticString(string(platform.StateRunning)),
 				Validators: []validator.String{stringvalidator.OneOf(platform.DesiredStates...)},
 			},
+			"region": schema.StringAttribute{
+				MarkdownDescription: withPlatformNotes("The region the sandbox runs in. When omitted the provider's or the "+
+					"platform's default region applies, and this reads the region the sandbox got (null where the "+
+					"platform has no regions).", defs, platform.AttrSandboxRegion),
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 			"cpu_count": schema.Int64Attribute{
 				MarkdownDescription: withPlatformNotes("Number of CPUs for the sandbox. When omitted the platform's default applies.",
 					defs, platform.AttrSandboxCPUCount),

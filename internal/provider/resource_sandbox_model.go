@@ -18,6 +18,7 @@ type sandboxModel struct {
 	TemplateID     types.String   `tfsdk:"template_id"`
 	FromSnapshotID types.String   `tfsdk:"from_snapshot_id"`
 	State          types.String   `tfsdk:"state"`
+	Region         types.String   `tfsdk:"region"`
 	CPUCount       types.Int64    `tfsdk:"cpu_count"`
 	MemoryMB       types.Int64    `tfsdk:"memory_mb"`
 	DiskMB         types.Int64    `tfsdk:"disk_mb"`
@@ -71,6 +72,7 @@ func sandboxSpecFromModel(ctx context.Context, m sandboxModel, diags *diag.Diagn
 		TemplateID:     m.TemplateID.ValueString(),
 		FromSnapshotID: m.FromSnapshotID.ValueString(),
 		State:          platform.SandboxState(m.State.ValueString()),
+		Region:         m.Region.ValueString(),
 		Env:            mapFromTF(ctx, m.Env, diags),
 		Labels:         mapFromTF(ctx, m.Labels, diags),
 		CPUCount:       m.CPUCount.ValueInt64(),
@@ -160,6 +162,14 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 	m.Labels = mapToTF(platform.UserLabels(sb.Labels), m.Labels)
 	m.CPUCount = reportedInt64(m.CPUCount, sb.CPUCount, importing)
 	m.MemoryMB = reportedInt64(m.MemoryMB, sb.MemoryMB, importing)
+	m.DiskMB = reportedInt64(m.DiskMB, sb.DiskMB, importing)
+	// Computed: the region the box got, whether or not one was asked for.
+	switch {
+	case sb.Region != "":
+		m.Region = types.StringValue(sb.Region)
+	case m.Region.IsUnknown():
+		m.Region = types.StringNull()
+	}
 
 	if importing {
 		m.TemplateID = stringOrNull(sb.TemplateID)
@@ -238,6 +248,7 @@ func sandboxSettle(plan sandboxModel, sb *platform.Sandbox) sandboxModel {
 	out.PlatformStatus = keepKnown(plan.PlatformStatus, got.PlatformStatus)
 	out.CreatedAt = keepKnown(plan.CreatedAt, got.CreatedAt)
 	out.StartedAt = keepKnown(plan.StartedAt, got.StartedAt)
+	out.Region = keepKnown(plan.Region, got.Region)
 	if plan.State.IsUnknown() {
 		out.State = got.State
 	}

@@ -27,6 +27,13 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	caps := r.platform.Capabilities()
 	name := r.platform.Name()
+	if req.State.Raw.IsNull() && plan.Region.IsUnknown() && !caps.Accepts(platform.AttrSandboxRegion) {
+		var configured types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("region"), &configured)...)
+		if configured.IsNull() {
+			plan.Region = types.StringNull() // a platform without regions: never "known after apply"
+		}
+	}
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
@@ -77,6 +84,7 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 	attrs := []plannedAttribute{
 		{key: platform.AttrSandboxFromSnapshotID, path: path.Root("from_snapshot_id"), plan: plan.FromSnapshotID},
 		{key: platform.AttrSandboxState, path: path.Root("state"), plan: plan.State},
+		{key: platform.AttrSandboxRegion, path: path.Root("region"), plan: plan.Region},
 		{key: platform.AttrSandboxCPUCount, path: path.Root("cpu_count"), plan: plan.CPUCount},
 		{key: platform.AttrSandboxMemoryMB, path: path.Root("memory_mb"), plan: plan.MemoryMB},
 		{key: platform.AttrSandboxDiskMB, path: path.Root("disk_mb"), plan: plan.DiskMB},
@@ -89,7 +97,7 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 		{key: platform.AttrSandboxAutoDeleteAfter, path: pathSandboxAutoDeleteAfter, plan: plan.AutoDeleteAfter, duration: true},
 	}
 	if prior != nil {
-		priors := []attr.Value{prior.FromSnapshotID, prior.State, prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Env,
+		priors := []attr.Value{prior.FromSnapshotID, prior.State, prior.Region, prior.CPUCount, prior.MemoryMB, prior.DiskMB, prior.Env,
 			prior.Labels, prior.Timeout, prior.OnTimeout, prior.IdleTimeout, prior.AutoArchiveAfter, prior.AutoDeleteAfter}
 		for i := range attrs {
 			attrs[i].prior = priors[i]

@@ -106,6 +106,13 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Optional:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
+			"snapshot_retention": schema.Int64Attribute{
+				MarkdownDescription: withPlatformNotes("How many days the platform keeps the volume's snapshots (its "+
+					"automatic ones and those of `sbx_snapshot`). When omitted the platform's default applies. A change "+
+					"applies to snapshots taken after it.", defs, platform.AttrVolumeSnapshotRetention),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+			},
 			"from_snapshot_id": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the "+
 					"new volume.", defs, platform.AttrVolumeFromSnapshotID),
@@ -148,11 +155,13 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 	timeout, diags := plan.Timeouts.Create(ctx, volumeCreateTimeout)
 	resp.Diagnostics.Append(diags...)
 	spec := platform.VolumeSpec{
-		Name:           plan.Name.ValueString(),
-		SizeGB:         plan.SizeGB.ValueInt64(),
-		Region:         plan.Region.ValueString(),
-		FromSnapshotID: plan.FromSnapshotID.ValueString(),
-		Labels:         mapFromTF(ctx, plan.Labels, &resp.Diagnostics),
+		Name:   plan.Name.ValueString(),
+		SizeGB: plan.SizeGB.ValueInt64(),
+		// In days; 0 leaves the platform's default.
+		SnapshotRetentionDays: plan.SnapshotRetention.ValueInt64(),
+		Region:                plan.Region.ValueString(),
+		FromSnapshotID:        plan.FromSnapshotID.ValueString(),
+		Labels:                mapFromTF(ctx, plan.Labels, &resp.Diagnostics),
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -226,7 +235,11 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 		size := plan.SizeGB.ValueInt64()
 		change.SizeGB = &size
 	}
-	if change.Labels != nil || change.SizeGB != nil {
+	if !plan.SnapshotRetention.IsNull() && !plan.SnapshotRetention.Equal(state.SnapshotRetention) {
+		days := plan.SnapshotRetention.ValueInt64()
+		change.SnapshotRetentionDays = &days
+	}
+	if change.Labels != nil || change.SizeGB != nil || change.SnapshotRetentionDays != nil {
 		got, err := vols.Update(ctx, id, change)
 		if err != nil {
 			addPlatformError(&resp.Diagnostics, "update", "volume", id, err)

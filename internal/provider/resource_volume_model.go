@@ -13,16 +13,18 @@ import (
 
 // volumeModel is sbx_volume in Terraform's terms.
 type volumeModel struct {
-	ID             types.String   `tfsdk:"id"`
-	Name           types.String   `tfsdk:"name"`
-	SizeGB         types.Int64    `tfsdk:"size_gb"`
-	Region         types.String   `tfsdk:"region"`
-	FromSnapshotID types.String   `tfsdk:"from_snapshot_id"`
-	Labels         types.Map      `tfsdk:"labels"`
-	State          types.String   `tfsdk:"state"`
-	CreatedAt      types.String   `tfsdk:"created_at"`
-	AttachedTo     types.List     `tfsdk:"attached_to"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	ID             types.String `tfsdk:"id"`
+	Name           types.String `tfsdk:"name"`
+	SizeGB         types.Int64  `tfsdk:"size_gb"`
+	Region         types.String `tfsdk:"region"`
+	FromSnapshotID types.String `tfsdk:"from_snapshot_id"`
+	Labels         types.Map    `tfsdk:"labels"`
+	// SnapshotRetention is in days.
+	SnapshotRetention types.Int64    `tfsdk:"snapshot_retention"`
+	State             types.String   `tfsdk:"state"`
+	CreatedAt         types.String   `tfsdk:"created_at"`
+	AttachedTo        types.List     `tfsdk:"attached_to"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 }
 
 // volumeRefresh writes what the platform reports into m (the prior state).
@@ -35,6 +37,7 @@ func volumeRefresh(m *volumeModel, v *platform.Volume, importing bool) {
 		m.Name = types.StringValue(v.Name)
 	}
 	m.SizeGB = reportedInt64(m.SizeGB, v.SizeGB, importing)
+	m.SnapshotRetention = reportedInt64(m.SnapshotRetention, v.SnapshotRetentionDays, importing)
 	switch {
 	case v.Region != "" && (importing || !m.Region.IsNull()):
 		m.Region = types.StringValue(v.Region)

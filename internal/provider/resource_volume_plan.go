@@ -54,11 +54,12 @@ func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformNa
 		{key: platform.AttrVolumeSizeGB, path: path.Root("size_gb"), plan: plan.SizeGB},
 		{key: platform.AttrVolumeRegion, path: path.Root("region"), plan: plan.Region},
 		{key: platform.AttrVolumeLabels, path: path.Root("labels"), plan: plan.Labels},
+		{key: platform.AttrVolumeSnapshotRetention, path: path.Root("snapshot_retention"), plan: plan.SnapshotRetention},
 		// Replaces the volume by the schema: only acceptance is judged.
 		{key: platform.AttrVolumeFromSnapshotID, path: path.Root("from_snapshot_id"), plan: plan.FromSnapshotID},
 	}
 	if state != nil {
-		attrs[0].prior, attrs[1].prior, attrs[2].prior = state.SizeGB, state.Region, state.Labels
+		attrs[0].prior, attrs[1].prior, attrs[2].prior, attrs[3].prior = state.SizeGB, state.Region, state.Labels, state.SnapshotRetention
 	}
 	decision := planAttributes(caps.Attributes, platformName, attrs, diags)
 	if state == nil {

@@ -83,6 +83,9 @@ func TestVolumeCheckPlan(t *testing.T) {
 		{name: "region on docker", platform: "docker", caps: docker,
 			plan: func(m *volumeModel) { m.Region = types.StringValue("ord") },
 			want: []string{`region = "ord"`, "no regions"}, path: path.Root("region")},
+		{name: "snapshot retention where volumes have no snapshots", platform: "docker", caps: docker,
+			plan: func(m *volumeModel) { m.SnapshotRetention = types.Int64Value(7) },
+			want: []string{"snapshot_retention = 7", "docker", "remove snapshot_retention"}, path: path.Root("snapshot_retention")},
 		{name: "restore unsupported", platform: "fly", caps: fly,
 			plan: func(m *volumeModel) { m.FromSnapshotID = types.StringValue("snap") },
 			want: []string{`from_snapshot_id = "snap"`, "cannot restore"}, path: path.Root("from_snapshot_id")},
@@ -148,6 +151,8 @@ func TestVolumeReplacePaths(t *testing.T) {
 			change: func(m *volumeModel) { m.SizeGB = types.Int64Value(5) }},
 		{name: "size replaces without grow", caps: row(platform.AttrVolumeSizeGB, platform.Replace),
 			change: func(m *volumeModel) { m.SizeGB = types.Int64Value(5) }, want: "size_gb"},
+		{name: "snapshot retention in place", caps: row(platform.AttrVolumeSnapshotRetention, platform.InPlace),
+			change: func(m *volumeModel) { m.SnapshotRetention = types.Int64Value(10) }},
 		{name: "unchanged", caps: row(platform.AttrVolumeSizeGB, platform.Replace), change: func(*volumeModel) {}},
 	}
 	for _, tt := range tests {

@@ -134,9 +134,15 @@ func (k *call) backoff(_, _ time.Duration, retry int, resp *http.Response) time.
 	return 0
 }
 
-// prepareRetry is retryablehttp's PrepareRetry: it stops the loop when the
-// wait was abandoned.
-func (k *call) prepareRetry(*http.Request) error { return k.waitErr }
+// prepareRetry is retryablehttp's PrepareRetry, called before each retry: it
+// stops the loop when the wait was abandoned, and otherwise waits for the
+// retry's pacing token.
+func (k *call) prepareRetry(*http.Request) error {
+	if k.waitErr == nil {
+		k.waitErr = k.pace()
+	}
+	return k.waitErr
+}
 
 // logAttempt writes the attempt's one debug line.
 func (k *call) logAttempt() {

@@ -3,8 +3,9 @@
 // 429s retried for any method honouring Retry-After (and Daytona's
 // Retry-After-<throttler>), 5xx and transport errors retried only when the
 // request is safe to repeat, ErrMaybeApplied when a non-idempotent request may
-// have taken effect, parsed upstream error bodies, and tflog lines with the
-// credential masked.
+// have taken effect, parsed upstream error bodies, tflog lines with the
+// credential masked, and optional client-side pacing (a token bucket per key,
+// see Config.Pacing) that keeps a large apply within published rate limits.
 package rest
 
 import (
@@ -57,6 +58,13 @@ type Config struct {
 	// envVars, volume and envd tokens): request and response bodies are
 	// logged with those values masked, at any depth.
 	SensitiveKeys []string
+	// Pacing, if set, paces requests on the client side so a burst of
+	// resources (an apply of 30 machines) stays within the platform's
+	// published rate limits instead of provoking a storm of 429s. Before each
+	// attempt, retries included, Do waits for a token of the request's
+	// Pace.Key, through Sleep and Now, and gives up as soon as ctx ends. A
+	// 429 is still retried after its Retry-After. Optional: nil paces nothing.
+	Pacing PacingPolicy
 }
 
 // Auth is how the credential travels: {"X-API-Key", "", key} sends
@@ -73,8 +81,8 @@ func (a Auth) value() string {
 	return a.Scheme + " " + a.Secret
 }
 
-// Client sends requests to one platform. It holds no mutable state after New,
-// so one Client serves any number of goroutines.
+// Client sends requests to one platform. One Client serves any number of
+// goroutines: its only mutable state, the pacing buckets, is locked.
 type Client struct {
 	base       *url.URL
 	auth       Auth
@@ -86,6 +94,7 @@ type Client struct {
 	sleep      func(ctx context.Context, d time.Duration) error
 	now        func() time.Time
 	sensitive  map[string]bool
+	pacer      *pacer // nil without a PacingPolicy
 }
 
 // New checks cfg and returns a Client. Errors name the field and the value.
@@ -128,6 +137,7 @@ func New(cfg Config) (*Client, error) {
 		http:       sameHostRedirects(cfg.HTTPClient, base.Host),
 		sleep:      cfg.Sleep,
 		now:        cfg.Now,
+		pacer:      newPacer(cfg.Pacing),
 	}
 	if len(cfg.SensitiveKeys) > 0 {
 		c.sensitive = make(map[string]bool, len(cfg.SensitiveKeys))

@@ -59,6 +59,9 @@ func (c *Client) do(ctx context.Context, req Request, out any, secrets *redact.S
 	if err != nil {
 		return nil, err
 	}
+	if err := k.pace(); err != nil {
+		return nil, fmt.Errorf("%s %s: not sent: %w", k.method, k.path, err)
+	}
 
 	// retryablehttp drives the attempts and rewinds the body; call supplies
 	// the policy (which failures to retry), the wait (Retry-After aware,

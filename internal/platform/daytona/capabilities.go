@@ -21,19 +21,20 @@ const (
 	whyTplPublic    = "only Daytona itself publishes general snapshots; remove public"
 	whyFromTemplate = "Daytona builds a snapshot from a Dockerfile or an image, not on another snapshot; remove from_template and " +
 		"start the Dockerfile FROM the image the other template was built from"
-	whyVolumeSize     = "Daytona volumes are S3-backed and have no size; remove size_gb"
-	whyVolumeRegion   = "Daytona volumes have no region; remove region"
-	whyVolumeLabels   = "Daytona volumes carry no labels; remove labels (find a volume by its name with the sbx_volume data source)"
-	whyVolumeRestore  = "Daytona cannot restore a volume from a snapshot; remove from_snapshot_id"
-	whySandboxSize    = "Daytona sizes a new sandbox from its template: set it on the sbx_template; on a live sandbox a change resizes it where the organisation has resize enabled"
-	whyReadOnly       = "Daytona mounts volumes read-write only; remove read_only or set it to false"
-	whyTimeout        = "Daytona has no absolute runtime limit; remove timeout and use idle_timeout (Daytona's auto-stop), auto_archive_after or auto_delete_after"
-	whyOnTimeout      = "Daytona has no absolute runtime limit, so nothing happens at a timeout; remove on_timeout (idle_timeout stops an idle sandbox)"
-	whyDenyOut        = "Daytona filters outbound traffic by an allow list only; remove deny_out and list what the sandbox may reach in allow_out with internet = false"
-	whyAutoResume     = "Daytona does not resume a paused sandbox on traffic; remove auto_resume and set state = \"running\""
-	whyVolumeSnapshot = "Daytona cannot snapshot volumes; snapshot the sandbox that mounts it with sandbox_id"
-	whySnapshotTTL    = "Daytona snapshots do not expire (an unused one is deactivated after 14 days, not deleted); remove ttl and destroy the snapshot when it is no longer needed"
-	whySnapshotLabels = "Daytona snapshots carry no labels; remove labels (find snapshots by name with the sbx_snapshot(s) data sources)"
+	whyVolumeSize          = "Daytona volumes are S3-backed and have no size; remove size_gb"
+	whyVolumeRegion        = "Daytona volumes have no region; remove region"
+	whyVolumeLabels        = "Daytona volumes carry no labels; remove labels (find a volume by its name with the sbx_volume data source)"
+	whyVolumeRestore       = "Daytona cannot restore a volume from a snapshot; remove from_snapshot_id"
+	whyVolumeSnapRetention = "Daytona takes no snapshots of volumes; remove snapshot_retention"
+	whySandboxSize         = "Daytona sizes a new sandbox from its template: set it on the sbx_template; on a live sandbox a change resizes it where the organisation has resize enabled"
+	whyReadOnly            = "Daytona mounts volumes read-write only; remove read_only or set it to false"
+	whyTimeout             = "Daytona has no absolute runtime limit; remove timeout and use idle_timeout (Daytona's auto-stop), auto_archive_after or auto_delete_after"
+	whyOnTimeout           = "Daytona has no absolute runtime limit, so nothing happens at a timeout; remove on_timeout (idle_timeout stops an idle sandbox)"
+	whyDenyOut             = "Daytona filters outbound traffic by an allow list only; remove deny_out and list what the sandbox may reach in allow_out with internet = false"
+	whyAutoResume          = "Daytona does not resume a paused sandbox on traffic; remove auto_resume and set state = \"running\""
+	whyVolumeSnapshot      = "Daytona cannot snapshot volumes; snapshot the sandbox that mounts it with sandbox_id"
+	whySnapshotTTL         = "Daytona snapshots do not expire (an unused one is deactivated after 14 days, not deleted); remove ttl and destroy the snapshot when it is no longer needed"
+	whySnapshotLabels      = "Daytona snapshots carry no labels; remove labels (find snapshots by name with the sbx_snapshot(s) data sources)"
 )
 
 // What the documentation of an attribute says of Daytona besides the
@@ -49,6 +50,7 @@ const (
 	docTplGiB     = "whole GB on Daytona; " + docTplSize
 	docState      = "`paused` keeps the memory and needs a VM-class sandbox (Daytona refuses to pause a container); `stopped` keeps the disk; a sandbox Daytona archived reads as `archived` and counts as stopped, and `running` starts it again in place"
 	docSandboxGiB = "changed in place by Daytona's resize: a growth on a running sandbox is made live, a shrink (or any disk change) stops the sandbox for the resize and starts it again"
+	docRegion     = "sent as Daytona's target; when omitted the provider block's `target` (or the organisation's default region)"
 	docSubpath    = "mounts that directory (S3 prefix) of the volume instead of its root"
 	docIdle       = "the sandbox is stopped once idle that long (Daytona's auto-stop, whole minutes; 15m when unset); only API, preview, SSH and toolbox traffic counts as activity"
 	docArchive    = "in whole minutes; a sandbox stopped that long is archived (its disk moved to object storage; 7 days when unset)"
@@ -81,14 +83,17 @@ func attributes() platform.Attributes {
 		platform.AttrTemplateFromTemplate: {Why: whyFromTemplate},
 
 		// Volume is {name} only.
-		platform.AttrVolumeSizeGB:         {Why: whyVolumeSize},
-		platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
-		platform.AttrVolumeLabels:         {Why: whyVolumeLabels},
-		platform.AttrVolumeFromSnapshotID: {Why: whyVolumeRestore},
+		platform.AttrVolumeSizeGB:            {Why: whyVolumeSize},
+		platform.AttrVolumeRegion:            {Why: whyVolumeRegion},
+		platform.AttrVolumeLabels:            {Why: whyVolumeLabels},
+		platform.AttrVolumeFromSnapshotID:    {Why: whyVolumeRestore},
+		platform.AttrVolumeSnapshotRetention: {Why: whyVolumeSnapRetention},
 
 		// POST /sandbox {snapshot: <name>}.
 		platform.AttrSandboxFromSnapshotID: {Support: platform.Replace},
 		platform.AttrSandboxState:          {Support: platform.InPlace, Values: platform.DesiredStates, Doc: docState},
+		// CreateSandbox.target; a box does not move between regions.
+		platform.AttrSandboxRegion: {Support: platform.Replace, Doc: docRegion},
 		// CreateSandbox refuses cpu/memory/disk with a snapshot
 		// (sandbox.service.ts); POST /sandbox/{id}/resize changes them.
 		platform.AttrSandboxCPUCount: sizeInPlace(0, false),

@@ -100,6 +100,9 @@ const (
 // createBody is the CreateSandbox body of spec.
 func (p *Platform) createBody(spec platform.SandboxSpec) (createSandbox, error) {
 	body := createSandbox{Name: spec.Name, Snapshot: spec.TemplateID, Env: spec.Env, Target: p.target}
+	if spec.Region != "" {
+		body.Target = spec.Region // the box's own region wins over the provider's target
+	}
 	if body.Name == "" {
 		// Every box is named, so a create sent twice cannot make two.
 		body.Name = "sbx-" + spec.Marks.CreateToken
@@ -207,6 +210,7 @@ func sandboxFromAPI(d sandboxAPI) *platform.Sandbox {
 		DiskMB:    int64(d.Disk * gib),
 		Env:       maps.Clone(d.Env),
 		CreatedAt: d.CreatedAt.Time,
+		Region:    d.Target,
 	}
 	if d.Labels[platform.LabelManaged] != "true" {
 		sb.Name = d.Name // a box made outside Terraform: its own name

@@ -319,3 +319,28 @@ func TestIdleDeadline(t *testing.T) {
 		t.Errorf("expires %s, want %s", sb.ExpiresAt, want)
 	}
 }
+
+// TestSandboxRegion: a box's region is Daytona's target, the provider's
+// target when the box names none; it reads back, and a region the
+// organisation does not have is Daytona's 404, not a box elsewhere.
+func TestSandboxRegion(t *testing.T) {
+	f := newFixture(t, daytonafake.Options{Regions: []string{"us", "eu"}})
+	tests := []struct {
+		name, region, want string
+	}{
+		{"the default region", "", "us"},
+		{"a region of its own", "eu", "eu"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb := f.box(t, "", platform.SandboxSpec{Region: tt.region})
+			if v, _ := f.srv.Sandbox(sb.ID); v.Region != tt.want || sb.Region != tt.want {
+				t.Errorf("box in %q (read back %q), want %q", v.Region, sb.Region, tt.want)
+			}
+		})
+	}
+	_, err := f.p.Sandboxes().Create(context.Background(), platform.SandboxSpec{TemplateID: daytonafake.DefaultSnapshotName, Region: "mars"})
+	if err == nil || !strings.Contains(err.Error(), "Region not found") {
+		t.Errorf("create in an unknown region: %v, want Daytona's Region not found", err)
+	}
+}

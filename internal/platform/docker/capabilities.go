@@ -4,11 +4,13 @@ import "github.com/sbxhq/terraform-provider-sbx/internal/platform"
 
 // Why an attribute or value is refused on Docker, and what to do instead.
 const (
-	whyVolumeSize   = "Docker volumes have no size (they grow with their content); remove size_gb"
-	whyVolumeRegion = "this platform has no regions for volumes; remove region"
-	whySubpath      = "the provider mounts whole volumes on Docker (engines before 26, API 1.45, cannot mount a volume's sub-directory and would ignore it); mount the volume and use the directory inside it, or remove subpath"
-	whyDiskMB       = "the platform sizes a sandbox's disk itself; remove disk_mb"
-	whyTemplateDisk = "sandbox disks cannot be sized here; remove `disk_mb`"
+	whyVolumeSize        = "Docker volumes have no size (they grow with their content); remove size_gb"
+	whyVolumeRegion      = "this platform has no regions for volumes; remove region"
+	whySubpath           = "the provider mounts whole volumes on Docker (engines before 26, API 1.45, cannot mount a volume's sub-directory and would ignore it); mount the volume and use the directory inside it, or remove subpath"
+	whyRegion            = "a sandbox runs on the Docker engine the provider talks to; remove region (point the provider at another engine with docker { host })"
+	whySnapshotRetention = "the provider keeps a volume's snapshots on Docker until they are destroyed; remove snapshot_retention"
+	whyDiskMB            = "the platform sizes a sandbox's disk itself; remove disk_mb"
+	whyTemplateDisk      = "sandbox disks cannot be sized here; remove `disk_mb`"
 	// whyTemplatePublic: images stay in the local engine.
 	whyTemplatePublic = "templates are images of the local engine, shared with no one else; remove public"
 	whyIdle           = "this platform stops no idle sandboxes and reports no activity inside one, so no idle deadline " +
@@ -71,14 +73,16 @@ var attributes = platform.Attributes{
 	platform.AttrTemplateLabels:       {Support: platform.InPlace, Doc: docTemplateLabels}, // image labels, set by the rebuild
 	platform.AttrTemplatePublic:       {Why: whyTemplatePublic},
 
-	platform.AttrVolumeSizeGB:         {Why: whyVolumeSize},
-	platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
-	platform.AttrVolumeLabels:         {Support: platform.InPlace, Doc: docVolumeLabels}, // copied into a relabelled volume of the same name
-	platform.AttrVolumeFromSnapshotID: {Support: platform.Replace, Doc: docVolumeRestore},
+	platform.AttrVolumeSizeGB:            {Why: whyVolumeSize},
+	platform.AttrVolumeRegion:            {Why: whyVolumeRegion},
+	platform.AttrVolumeLabels:            {Support: platform.InPlace, Doc: docVolumeLabels}, // copied into a relabelled volume of the same name
+	platform.AttrVolumeFromSnapshotID:    {Support: platform.Replace, Doc: docVolumeRestore},
+	platform.AttrVolumeSnapshotRetention: {Why: whySnapshotRetention},
 
 	platform.AttrSandboxFromSnapshotID: {Support: platform.Replace},
 	// docker pause freezes the cgroup (memory kept); stop keeps the disk.
 	platform.AttrSandboxState:         {Support: platform.InPlace, Values: platform.DesiredStates, Doc: docState},
+	platform.AttrSandboxRegion:        {Why: whyRegion},
 	platform.AttrSandboxCPUCount:      {Support: platform.InPlace}, // docker update
 	platform.AttrSandboxMemoryMB:      {Support: platform.InPlace, Min: minMemoryMB},
 	platform.AttrSandboxDiskMB:        {Why: whyDiskMB},

@@ -22,6 +22,7 @@ const (
 	whyVolumeRestore  = "this platform cannot restore a volume from a snapshot; remove from_snapshot_id"
 	whyVolumeLabels   = "volumes carry no labels on this platform; remove labels (find a volume by its name with the sbx_volume data source)"
 	whySandboxSize    = "a sandbox takes its size from its template; remove it and set it on the sbx_template"
+	whySandboxRegion  = "E2B chooses where a sandbox runs; remove region"
 	whyDiskMB         = "the platform sizes a sandbox's disk itself; remove disk_mb"
 	whySubpath        = "a volume is mounted whole here; mount it and use the directory inside it, or remove subpath"
 	whyReadOnly       = "volumes are always mounted read-write here; remove read_only or set it to false"
@@ -86,15 +87,17 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrTemplateLabels:       {Why: whyTemplateLabels},                            // a template has names (aliases) only
 		platform.AttrTemplatePublic:       {Support: platform.InPlace, Doc: docTemplatePublic}, // PATCH /templates/{id}
 
-		platform.AttrVolumeSizeGB:         {Why: whyVolumeSize}, // Volume is {volumeID, name}
-		platform.AttrVolumeRegion:         {Why: whyVolumeRegion},
-		platform.AttrVolumeLabels:         {Why: whyVolumeLabels},
-		platform.AttrVolumeFromSnapshotID: {Why: whyVolumeRestore},
+		platform.AttrVolumeSizeGB:            {Why: whyVolumeSize}, // Volume is {volumeID, name}
+		platform.AttrVolumeRegion:            {Why: whyVolumeRegion},
+		platform.AttrVolumeLabels:            {Why: whyVolumeLabels},
+		platform.AttrVolumeFromSnapshotID:    {Why: whyVolumeRestore},
+		platform.AttrVolumeSnapshotRetention: {Why: whyVolumeSnapshot},
 
 		platform.AttrSandboxFromSnapshotID: {Support: platform.Replace}, // POST /sandboxes {templateID: <snapshot id>}
 		// pause {memory: true} keeps memory; pause {memory: false} is a
 		// filesystem-only pause, a cold boot on resume.
 		platform.AttrSandboxState:    {Support: platform.InPlace, Values: platform.DesiredStates, Doc: docState},
+		platform.AttrSandboxRegion:   {Why: whySandboxRegion},
 		platform.AttrSandboxCPUCount: {Why: whySandboxSize}, // cpuCount / memoryMB belong to the template
 		platform.AttrSandboxMemoryMB: {Why: whySandboxSize},
 		platform.AttrSandboxDiskMB:   {Why: whyDiskMB},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,7 +86,7 @@ const daemonVersion = "0.190.0"
 func (s *Server) sandboxDTO(sb *sandbox) sandboxJSON {
 	out := sandboxJSON{ID: sb.id, OrganizationID: s.opts.OrganizationID, Name: sb.name, Snapshot: sb.snapshot, User: sb.user,
 		Env: copyMap(sb.env), Labels: copyMap(sb.labels), Public: sb.public, NetworkBlockAll: sb.networkBlockAll,
-		NetworkAllowList: sb.networkAllowList, DomainAllowList: sb.domainAllowList, Target: fakeRegion,
+		NetworkAllowList: sb.networkAllowList, DomainAllowList: sb.domainAllowList, Target: sb.region,
 		CPU: sb.cpu, GPU: sb.gpu, Memory: sb.mem, Disk: sb.disk, State: sb.state, DesiredState: sb.desired,
 		ErrorReason: sb.errorReason, Recoverable: sb.recoverable, BackupState: "None",
 		AutoStopInterval: sb.autoStop, AutoArchiveInterval: sb.autoArchive, AutoDeleteInterval: sb.autoDelete,
@@ -108,6 +109,7 @@ type createSandboxReq struct {
 	Name                string            `json:"name"`
 	Snapshot            string            `json:"snapshot"`
 	User                string            `json:"user"`
+	Target              string            `json:"target"`
 	Env                 map[string]string `json:"env"`
 	Labels              map[string]string `json:"labels"`
 	Public              bool              `json:"public"`
@@ -177,11 +179,20 @@ func (s *Server) createSandbox(c *call) reply {
 	if rep, ok := s.checkPerSandboxLimits(sn.cpu, sn.mem, sn.disk); !ok {
 		return rep
 	}
+	region := fakeRegion
+	if req.Target != "" {
+		// getValidatedOrDefaultRegion (sandbox.service.ts:2810-2833): an
+		// unknown region is a 404.
+		if !slices.Contains(s.opts.Regions, req.Target) {
+			return errorReply(http.StatusNotFound, "Region not found")
+		}
+		region = req.Target
+	}
 	volumes, rep, ok := s.resolveVolumes(req.Volumes)
 	if !ok {
 		return rep
 	}
-	sb := &sandbox{seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, snapshot: sn.name, snapshotRef: req.Snapshot,
+	sb := &sandbox{region: region, seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, snapshot: sn.name, snapshotRef: req.Snapshot,
 		user: req.User, env: copyMap(req.Env), labels: copyMap(req.Labels), public: req.Public, class: sn.class,
 		cpu: sn.cpu, gpu: sn.gpu, mem: sn.mem, disk: sn.disk, state: stateCreating, desired: stateStarted,
 		autoStop: defaultAutoStop, autoArchive: defaultAutoArchive, autoDelete: autoDelete, volumes: volumes,

@@ -67,6 +67,9 @@ type Options struct {
 	// by default; ClassLinuxVM models a deployment whose boxes are VMs and
 	// can be paused.
 	DefaultSandboxClass string
+	// Regions are the organisation's regions a create may target;
+	// default only the fake's own, "us".
+	Regions []string
 }
 
 // DefaultSnapshotName is the general snapshot the fake seeds when
@@ -117,6 +120,9 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	if opts.MaxAutoArchiveMinutes <= 0 {
 		opts.MaxAutoArchiveMinutes = 43200
+	}
+	if len(opts.Regions) == 0 {
+		opts.Regions = []string{fakeRegion}
 	}
 	if opts.DefaultSandboxClass == "" {
 		opts.DefaultSandboxClass = ClassContainer

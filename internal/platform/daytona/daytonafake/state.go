@@ -86,6 +86,7 @@ type transition struct {
 }
 
 type sandbox struct {
+	region           string // the target it was created in
 	seq              int64
 	id, name         string
 	snapshot         string // the snapshot's name, as the server stores it (sandbox.service.ts:649)

@@ -15,7 +15,9 @@ type SandboxView struct {
 	// SnapshotRef is what the create request sent ("" for the default).
 	Snapshot, SnapshotRef string
 	Class                 string
-	State, DesiredState   string
+	// Region is the target the box was created in.
+	Region              string
+	State, DesiredState string
 	// Pending says a state change is in progress (the entity's flag).
 	Pending             bool
 	ErrorReason         string
@@ -79,7 +81,7 @@ func (s *Server) Sandboxes() []SandboxView {
 	all := fakeapi.Oldest(s.sandboxes, func(sb *sandbox) int64 { return sb.seq })
 	out := make([]SandboxView, 0, len(all))
 	for _, sb := range all {
-		v := SandboxView{ID: sb.id, Name: sb.name, Snapshot: sb.snapshot, SnapshotRef: sb.snapshotRef, Class: sb.class,
+		v := SandboxView{Region: sb.region, ID: sb.id, Name: sb.name, Snapshot: sb.snapshot, SnapshotRef: sb.snapshotRef, Class: sb.class,
 			State: sb.state, DesiredState: sb.desired, Pending: sb.pending(), ErrorReason: sb.errorReason, Recoverable: sb.recoverable,
 			CPU: sb.cpu, GPU: sb.gpu, MemoryGB: sb.mem, DiskGB: sb.disk, User: sb.user, Labels: copyMap(sb.labels), Env: copyMap(sb.env),
 			Public: sb.public, NetworkBlockAll: sb.networkBlockAll, AutoStopInterval: sb.autoStop, AutoArchiveInterval: sb.autoArchive,
