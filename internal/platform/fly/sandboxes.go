@@ -1,0 +1,511 @@
+package fly
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
+)
+
+// labelTemplate is the machine metadata key holding the template id the
+// machine was made from (a Fly machine knows only its image).
+const labelTemplate = platform.LabelPrefix + "template"
+
+// Fly machine states (spec Machine.state; fly-go machine_types.go adds
+// suspending and suspended).
+const (
+	flyCreated    = "created"
+	flyStarting   = "starting"
+	flyStarted    = "started"
+	flyStopping   = "stopping"
+	flyStopped    = "stopped"
+	flySuspending = "suspending"
+	flySuspended  = "suspended"
+	flyUpdating   = "updating"
+	flyReplacing  = "replacing"
+	flyDestroying = "destroying"
+	flyDestroyed  = "destroyed"
+	flyFailed     = "failed"
+)
+
+// noteColdBoot is added to PlatformStatus when Fly's events say the
+// machine's suspend snapshot was discarded: its next start (or the one that
+// followed) is a cold boot, its memory lost.
+const noteColdBoot = " (Fly discarded the suspend snapshot: the machine resumes with a cold boot, its memory lost)"
+
+type sandboxes struct{ p *Platform }
+
+// Create implements platform.SandboxService: POST /apps/{app}/machines
+// with config {image, guest, env, metadata, mounts}, then brings the
+// machine to spec.State.
+func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*platform.Sandbox, error) {
+	if spec.FromSnapshotID != "" {
+		return nil, &platform.UnsupportedError{Platform: platformName, Capability: "starting a sandbox from a snapshot (Fly restores volumes, not machines)"}
+	}
+	if len(spec.VolumeMounts) > 1 {
+		return nil, fmt.Errorf("a Fly machine mounts at most one volume, not %d", len(spec.VolumeMounts))
+	}
+	_, image := parseTemplateID(spec.TemplateID)
+	if image == "" {
+		return nil, fmt.Errorf("sandbox: template %q names no image", spec.TemplateID)
+	}
+	if err := s.p.ensureApp(ctx); err != nil {
+		return nil, err
+	}
+	marks := spec.Marks.Ensure()
+	md := map[string]string{}
+	maps.Copy(md, spec.Labels)
+	maps.Copy(md, marks.Labels())
+	md[platform.LabelManaged] = "true"
+	md[platform.LabelKind] = platform.KindSandbox
+	md[labelTemplate] = spec.TemplateID
+	if spec.Name != "" {
+		md[platform.LabelName] = spec.Name
+	}
+	region := spec.Region
+	if region == "" {
+		region = s.p.region
+	}
+	cfg := machineConfig{Image: image, Env: spec.Env, Metadata: md, Guest: guestOf(spec.CPUCount, spec.MemoryMB)}
+	for _, m := range spec.VolumeMounts {
+		if m.ReadOnly || m.Subpath != "" {
+			return nil, &platform.UnsupportedError{Platform: platformName, Capability: "read-only or subpath volume mounts"}
+		}
+		if err := s.checkMountRegion(ctx, m.VolumeID, region); err != nil {
+			return nil, err
+		}
+		cfg.Mounts = append(cfg.Mounts, mount{Volume: m.VolumeID, Path: m.Path})
+	}
+	want := spec.State
+	if want == "" {
+		want = platform.StateRunning
+	}
+	// A machine wanted stopped is made without launching it (skip_launch:
+	// state created, which reads as stopped).
+	body := createMachine{Name: spec.Name, Region: region, Config: cfg, SkipLaunch: want == platform.StateStopped}
+	var created machine
+	_, err := s.p.do(ctx, http.MethodPost, s.p.appPath("machines"), nil, body, &created)
+	if rest.IsConflict(err) && spec.Name != "" {
+		// The name is taken (machine names are unique in an app): by a
+		// machine of this create only if it carries this create's token.
+		id, cerr := s.nameTaken(ctx, spec.Name, marks)
+		if cerr != nil {
+			return nil, cerr
+		}
+		created.ID, err = id, nil
+	}
+	if err != nil {
+		// Fly answers 408 when a create outlasts its deadline, which
+		// flyctl treats as "may have happened".
+		if !errors.Is(err, rest.ErrMaybeApplied) && !rest.IsStatus(err, http.StatusRequestTimeout) {
+			return nil, fmt.Errorf("creating the machine: %s", flyError(err))
+		}
+		// flyctl: a 408 on create may have made the machine. Find it by
+		// this create's token before anything else; never send it again.
+		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		if found == nil {
+			what, find := platform.LostSandbox(spec.Name, "Fly", "its metadata holds", marks)
+			return nil, &platform.LostCreateError{What: what, Err: err, Waited: waited, Lookup: ferr, Find: find,
+				NotListed: fmt.Sprintf("After looking for it for %s, Fly still does not list it.", waited)}
+		}
+		created.ID = found.ID
+	}
+	sb, err := s.SetState(ctx, created.ID, want)
+	if err != nil {
+		if sb == nil {
+			sb = &platform.Sandbox{ID: created.ID, Status: platform.StateUnknown}
+			if got, gerr := s.Get(ctx, created.ID); gerr == nil {
+				sb = got
+			}
+		}
+		return sb, err
+	}
+	return sb, nil
+}
+
+// checkMountRegion refuses a volume in another region than the machine's
+// (Fly: a machine mounts a volume of its own region), with a clear error.
+func (s *sandboxes) checkMountRegion(ctx context.Context, volumeID, region string) error {
+	v, err := (&volumes{p: s.p}).get(ctx, volumeID)
+	if err != nil {
+		return err
+	}
+	if region != "" && v.Region != region {
+		return fmt.Errorf("volume %s is in region %s, the machine in %s: Fly mounts a volume only on a machine of its region; "+
+			"set the sandbox's region to %q or make the volume in %q", volumeID, v.Region, region, v.Region, region)
+	}
+	if v.AttachedMachineID != "" {
+		return &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by machine " + v.AttachedMachineID + " (Fly: one machine per volume)"}
+	}
+	return nil
+}
+
+// guestOf is the machine's guest for a size (nil: Fly's default,
+// shared-cpu-1x with 256 MB).
+func guestOf(cpus, memoryMB int64) *guest {
+	if cpus == 0 && memoryMB == 0 {
+		return nil
+	}
+	g := &guest{CPUKind: "shared", CPUs: cpus, MemoryMB: memoryMB}
+	if g.CPUs == 0 {
+		g.CPUs = 1
+	}
+	if g.MemoryMB == 0 {
+		g.MemoryMB = 256 * g.CPUs
+	}
+	return g
+}
+
+func (s *sandboxes) read(ctx context.Context, id string) (*machine, error) {
+	var m machine
+	_, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &m)
+	if err != nil {
+		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+	}
+	if m.State == flyDestroyed || m.State == flyDestroying {
+		return nil, &platform.NotFoundError{Kind: "sandbox", ID: id}
+	}
+	return &m, nil
+}
+
+// Get implements platform.SandboxService.
+func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, error) {
+	m, err := s.read(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return toSandbox(m), nil
+}
+
+// List implements platform.SandboxService: the app's machines the
+// provider manages, filtered by metadata.{key}=value as Fly does.
+func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]platform.Sandbox, error) {
+	q := url.Values{}
+	for k, v := range filter.Labels {
+		q.Set("metadata."+k, v)
+	}
+	var ms []machine
+	if _, err := s.p.do(ctx, http.MethodGet, s.p.appPath("machines"), q, nil, &ms); err != nil {
+		if rest.IsNotFound(err) { // no app yet: no machines
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []platform.Sandbox
+	for i := range ms {
+		m := &ms[i]
+		if m.State == flyDestroyed || m.State == flyDestroying || m.Config.Metadata[platform.LabelManaged] != "true" {
+			continue
+		}
+		if !platform.MatchLabels(m.Config.Metadata, filter.Labels) {
+			continue
+		}
+		sb := toSandbox(m)
+		if filter.Status != "" && sb.Status != filter.Status {
+			continue
+		}
+		out = append(out, *sb)
+	}
+	return out, nil
+}
+
+// SetState implements platform.SandboxService: start, stop or suspend,
+// then GET .../wait for the state, bounded by ctx.
+func (s *sandboxes) SetState(ctx context.Context, id string, state platform.SandboxState) (*platform.Sandbox, error) {
+	target := map[platform.SandboxState]string{platform.StateRunning: flyStarted, platform.StatePaused: flySuspended, platform.StateStopped: flyStopped}[state]
+	if target == "" {
+		return nil, fmt.Errorf("sandbox %s: cannot move to %q", id, state)
+	}
+	for range 4 {
+		m, err := s.settled(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		cur := m.State
+		if cur == flyCreated {
+			cur = flyStopped
+		}
+		if cur == target {
+			return toSandbox(m), nil
+		}
+		var action string
+		switch {
+		case target == flyStarted:
+			action = "start"
+		case target == flyStopped:
+			action = "stop"
+		case target == flySuspended && cur == flyStarted:
+			action = "suspend" // fly-go flaps_machines.go Suspend
+		default:
+			// Fly suspends only a started machine: start it first.
+			action = "start"
+		}
+		if _, err := s.p.do(ctx, http.MethodPost, s.p.itemPath("machines", id, action), nil, nil, nil); err != nil {
+			return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+		}
+		waitState := map[string]string{"start": flyStarted, "stop": flyStopped, "suspend": flySuspended}[action]
+		if err := s.p.waitMachine(ctx, id, m.InstanceID, waitState); err != nil {
+			return nil, err
+		}
+	}
+	m, err := s.read(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return toSandbox(m), fmt.Errorf("machine %s did not reach %s (it is %s)", id, target, m.State)
+}
+
+// settled reads the machine until it is in no transitional state.
+func (s *sandboxes) settled(ctx context.Context, id string) (*machine, error) {
+	return waitFor(ctx, s.p, func(ctx context.Context) (*machine, error) { return s.read(ctx, id) },
+		func(m *machine) (bool, error) {
+			switch m.State {
+			case flyStarting, flyStopping, flySuspending, flyUpdating, flyReplacing:
+				return false, nil
+			}
+			return true, nil
+		})
+}
+
+// Update implements platform.SandboxService: a full-config machine update
+// (POST /apps/{app}/machines/{id}): same id, new version. A machine not
+// started is updated with skip_launch and stays down; a suspended one
+// loses its suspend snapshot to the update, so it is started and
+// suspended again.
+func (s *sandboxes) Update(ctx context.Context, id string, change platform.SandboxUpdate) (*platform.Sandbox, error) {
+	if change.DiskMB != nil || change.Lifecycle != nil || change.Network != nil {
+		return nil, &platform.UnsupportedError{Platform: platformName, Capability: "changing a machine's disk, lifecycle or network"}
+	}
+	m, err := s.settled(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Config map[string]any `json:"config"`
+	}
+	if _, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &raw); err != nil {
+		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+	}
+	cfg := raw.Config
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	if change.CPUCount != nil || change.MemoryMB != nil {
+		cpus, mem := int64(0), int64(0)
+		if m.Config.Guest != nil {
+			cpus, mem = m.Config.Guest.CPUs, m.Config.Guest.MemoryMB
+		}
+		if change.CPUCount != nil {
+			cpus = *change.CPUCount
+		}
+		if change.MemoryMB != nil {
+			mem = *change.MemoryMB
+		}
+		if g := guestOf(cpus, mem); g != nil {
+			cfg["guest"] = g
+		} else {
+			cfg["guest"] = guestOf(1, 256)
+		}
+	}
+	if change.Env != nil {
+		cfg["env"] = *change.Env
+	}
+	if change.Labels != nil {
+		md := map[string]string{}
+		for k, v := range m.Config.Metadata {
+			if platform.IsReservedLabel(k) || !isUserKey(k) {
+				md[k] = v
+			}
+		}
+		maps.Copy(md, *change.Labels)
+		cfg["metadata"] = md
+	}
+	body := map[string]any{"config": cfg, "skip_launch": m.State != flyStarted}
+	var updated machine
+	if _, err := s.p.do(ctx, http.MethodPost, s.p.itemPath("machines", id), nil, body, &updated); err != nil {
+		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+	}
+	want := toSandbox(m).Status
+	switch want {
+	case platform.StateRunning, platform.StatePaused, platform.StateStopped:
+	default:
+		want = platform.StateRunning
+	}
+	if m.State == flyStarted {
+		if err := s.p.waitMachine(ctx, id, updated.InstanceID, flyStarted); err != nil {
+			return nil, err
+		}
+	}
+	return s.SetState(ctx, id, want)
+}
+
+// isUserKey tells a user label from metadata Fly itself writes
+// (fly_platform_version, fly_process_group, ...), which an update keeps.
+func isUserKey(k string) bool { return !strings.HasPrefix(k, "fly_") }
+
+// Delete implements platform.SandboxService: DELETE ?kill=true (fly-go
+// flaps_machines.go Destroy; the docs' force=true), no stop grace period.
+func (s *sandboxes) Delete(ctx context.Context, id string) error {
+	q := url.Values{"kill": {"true"}, "force": {"true"}}
+	_, err := s.p.do(ctx, http.MethodDelete, s.p.itemPath("machines", id), q, nil, nil)
+	if rest.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("destroying machine %s: %s", id, flyError(err))
+	}
+	// Wait until it is destroyed, so that its volume is free for the next
+	// machine (a replacement mounts it at once).
+	_, err = waitFor(ctx, s.p, func(ctx context.Context) (string, error) {
+		var m machine
+		_, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &m)
+		if rest.IsNotFound(err) {
+			return flyDestroyed, nil
+		}
+		return m.State, err
+	}, func(state string) (bool, error) { return state == flyDestroyed, nil })
+	if err != nil {
+		return fmt.Errorf("waiting for machine %s to be destroyed: %w", id, err)
+	}
+	return nil
+}
+
+// toSandbox converts a Fly machine.
+func toSandbox(m *machine) *platform.Sandbox {
+	sb := &platform.Sandbox{
+		ID: m.ID, Name: m.Config.Metadata[platform.LabelName], TemplateID: m.Config.Metadata[labelTemplate],
+		PlatformStatus: m.State, Region: m.Region, Env: m.Config.Env, CreatedAt: m.CreatedAt,
+		Labels: map[string]string{},
+	}
+	if sb.Name == "" {
+		sb.Name = m.Name
+	}
+	for k, v := range m.Config.Metadata {
+		if k == labelTemplate {
+			continue
+		}
+		if platform.IsReservedLabel(k) || isUserKey(k) {
+			sb.Labels[k] = v
+		}
+	}
+	if m.Config.Guest != nil {
+		sb.CPUCount, sb.MemoryMB = m.Config.Guest.CPUs, m.Config.Guest.MemoryMB
+	}
+	for _, mt := range m.Config.Mounts {
+		sb.VolumeMounts = append(sb.VolumeMounts, platform.VolumeMount{VolumeID: mt.Volume, Path: mt.Path})
+	}
+	switch m.State {
+	case flyStarted:
+		sb.Status = platform.StateRunning
+	case flySuspended:
+		sb.Status = platform.StatePaused
+	case flyStopped, flyCreated:
+		sb.Status = platform.StateStopped
+	case flyStarting, flyUpdating, flyReplacing:
+		sb.Status = platform.StateStarting
+	case flyStopping, flySuspending:
+		sb.Status = platform.StateStopping
+	case flyFailed:
+		sb.Status = platform.StateFailed
+	default:
+		sb.Status = platform.StateUnknown
+	}
+	sb.PlatformStatus += coldBootNote(m)
+	for _, e := range m.Events {
+		at := time.UnixMilli(e.Timestamp)
+		if sb.StartedAt.IsZero() && e.Type == "start" {
+			sb.StartedAt = at
+		}
+		if sb.StatusSince.IsZero() && stateEvent(e, m.State) {
+			sb.StatusSince = at
+		}
+	}
+	return sb
+}
+
+// stateEvent: e is the event that entered state.
+func stateEvent(e machineEvent, state string) bool {
+	switch state {
+	case flyStarted:
+		return e.Type == "start"
+	case flyStopped:
+		return e.Type == "exit"
+	case flySuspended:
+		return e.Type == "suspend" && e.Status == flySuspended
+	case flyCreated:
+		return e.Type == "launch"
+	}
+	return false
+}
+
+// parseTemplateID splits a template id, "<name>=<image>" (or the image
+// alone), into its parts.
+func parseTemplateID(id string) (name, image string) {
+	if n, img, ok := strings.Cut(id, "="); ok {
+		return n, img
+	}
+	return "", id
+}
+
+// templateID is the id of the template called name recording image.
+func templateID(name, image string) string {
+	if name == "" {
+		return image
+	}
+	return name + "=" + image
+}
+
+// noteColdBooted is added to PlatformStatus of a started machine whose
+// last start was a cold boot of a suspended machine.
+const noteColdBooted = " (resumed with a cold boot: Fly had discarded the suspend snapshot, so the memory was lost)"
+
+// coldBootNote reads Fly's events (newest first) for a lost suspend
+// snapshot: on a suspended machine, a "snapshot_discarded" suspend event
+// since it was suspended; on a started one, a cold "started" start that
+// directly followed one.
+func coldBootNote(m *machine) string {
+	for i, e := range m.Events {
+		switch {
+		case m.State == flySuspended && e.Type == "suspend" && e.Status == "snapshot_discarded":
+			return noteColdBoot
+		case m.State == flySuspended && (e.Type == "start" || e.Type == "launch"):
+			return ""
+		case m.State == flyStarted && e.Type == "start":
+			if e.Status == "started" && i+1 < len(m.Events) && m.Events[i+1].Status == "snapshot_discarded" {
+				return noteColdBooted
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// nameTaken finds the machine called name: this create's (its token in
+// the metadata) is adopted, any other is a NotOwnedError.
+func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.Marks) (string, error) {
+	var ms []machine
+	if _, err := s.p.do(ctx, http.MethodGet, s.p.appPath("machines"), nil, nil, &ms); err != nil {
+		return "", fmt.Errorf("looking for the machine named %q: %w", name, err)
+	}
+	for _, m := range ms {
+		if m.Name != name || m.State == flyDestroyed {
+			continue
+		}
+		if marks.MadeBy(m.Config.Metadata) {
+			return m.ID, nil
+		}
+		detail := ""
+		if m.Config.Metadata[platform.LabelManaged] != "true" {
+			detail = "made outside Terraform (no sbx metadata)"
+		}
+		return "", &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: m.ID, Detail: detail}
+	}
+	return "", fmt.Errorf("fly says a machine named %q exists, but does not list it; apply again", name)
+}
