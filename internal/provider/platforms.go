@@ -5,6 +5,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly"
 )
 
 // Platforms is the provider's one list of platforms: each entry becomes a
@@ -16,5 +17,6 @@ func Platforms() []platform.Definition {
 		docker.Definition(),
 		e2b.Definition(),
 		daytona.Definition(),
+		fly.Definition(),
 	}
 }

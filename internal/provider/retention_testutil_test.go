@@ -44,11 +44,11 @@ func TestRetentionTestPolicies(t *testing.T) {
 		t.Errorf("retentionTestPolicyWithUpcoming has %d rows, want %d", got, want)
 	}
 	created := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	fly := retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: created}
-	if _, ok := registered.Deadline(fly, created); ok {
+	modal := retention.Object{Platform: "modal", Kind: retention.Snapshot, State: retention.KindMemory, CreatedAt: created}
+	if _, ok := registered.Deadline(modal, created); ok {
 		t.Error("a platform not registered got a deadline from the registered rows")
 	}
-	if d, ok := all.Deadline(fly, created); !ok || d.Rule != "volume_snapshot" {
+	if d, ok := all.Deadline(modal, created); !ok || d.Rule != "memory_snapshot" {
 		t.Errorf("with the upcoming rows: %+v %v", d, ok)
 	}
 }

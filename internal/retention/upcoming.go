@@ -3,7 +3,7 @@ package retention
 import "time"
 
 // Upcoming holds the retention rows of the platforms not built yet
-// (Fly.io, Modal), researched ahead of them so the numbers and
+// (Modal), researched ahead of them so the numbers and
 // their sources are not lost. It is data only: the provider does not use
 // it, no Table it builds holds these rows, and neither the retention guide
 // nor the provider's `retention {}` block shows them. When a platform
@@ -11,17 +11,6 @@ import "time"
 // its platform.Definition registers, together with their test cases
 // (upcoming_test.go).
 var Upcoming = []Rule{
-	// Fly.io.
-	{Key: "running_sandbox", Platform: upcomingFly, Object: Sandbox, State: StateRunning, Since: SinceStarted, Action: ActionStop, Enforced: true, Source: srcFlyMachine,
-		Note: "Fly Proxy autostop (app-level) stops or suspends idle machines every few minutes; not tracked per machine"},
-	{Key: "paused_sandbox", Platform: upcomingFly, Object: Sandbox, State: StatePaused, Since: SinceStateSince, Action: ActionStop, Enforced: true, Source: srcFlySuspend,
-		Note: "no fixed window: the memory snapshot of a suspended machine may be discarded at any time, turning the next start into a cold boot"},
-	{Key: "stopped_sandbox", Platform: upcomingFly, Object: Sandbox, State: StateStopped, Since: SinceStateSince, Action: ActionDelete, Enforced: true, Source: srcFlyMachine,
-		Note: "stopped machines are kept until destroyed"},
-	{Key: "volume_snapshot", Platform: upcomingFly, Object: Snapshot, State: KindVolume, Window: 5 * day, Since: SinceCreated, Action: ActionExpire,
-		Setting: SettingTTL, Limits: Limits{Min: day, Max: 60 * day, Default: 5 * day}, Reported: true, Enforced: true, Source: srcFlySnapshot,
-		Note: "retention is set per volume in whole days and only affects new snapshots; snapshots cannot be deleted by hand"},
-
 	// Modal.
 	{Key: "running_sandbox", Platform: upcomingModal, Object: Sandbox, State: StateRunning, Window: 300 * time.Second, Since: SinceStarted, Action: ActionKill,
 		Setting: SettingTimeout, Limits: Limits{Min: time.Second, Max: day, Default: 300 * time.Second}, Enforced: true, Source: srcModalTimeout},
@@ -36,17 +25,11 @@ var Upcoming = []Rule{
 
 // The names the coming platforms' provider blocks will have; each moves to
 // its platform package with its rows.
-const (
-	upcomingFly   = "fly"
-	upcomingModal = "modal"
-)
+const upcomingModal = "modal"
 
 // Citations of the coming platforms' rows, from the project's platform
 // research notes (platform-apis.md).
 const (
-	srcFlyMachine   = "Fly Machines: no per-machine TTL; auto_destroy and app-level Fly Proxy autostop only (superfly/docs reference/fly-proxy-autostop-autostart.html.markerb)"
-	srcFlySuspend   = "Fly suspend: the memory snapshot is not guaranteed to persist (discarded on deploy, migration, maintenance); the next start may cold boot (superfly/docs reference/suspend-resume.html.md)"
-	srcFlySnapshot  = "Fly volume snapshots: kept 5 days by default, snapshot_retention 1–60 days (superfly/docs volumes/snapshots.html.markerb; machines/api/volumes-resource.html.markerb)"
 	srcModalTimeout = "Modal Sandbox timeout default 300 s (modal-client py/modal/sandbox.py:401; go/sandbox.go:191,365-367), up to 24 hours (https://modal.com/docs/guide/sandbox)"
 	srcModalIdle    = "Modal Sandbox idle_timeout: optional, no default; activity = exec, stdin, open tunnel connection (https://modal.com/docs/guide/sandbox)"
 	srcModalMemory  = "Modal memory snapshots: 7 days after creation, cannot be extended (https://modal.com/docs/guide/sandbox-snapshots.md)"

@@ -14,11 +14,6 @@ const day = 24 * time.Hour
 // upcomingCases pins every row of the platforms still to come; each moves
 // with its row into the platform's package when it ships.
 var upcomingCases = []retentiontest.Case{
-	{Key: "running_sandbox", Platform: "fly", Object: retention.Sandbox, State: retention.StateRunning, Since: retention.SinceStarted, Action: retention.ActionStop, Enforced: true},
-	{Key: "paused_sandbox", Platform: "fly", Object: retention.Sandbox, State: retention.StatePaused, Since: retention.SinceStateSince, Action: retention.ActionStop, Enforced: true},
-	{Key: "stopped_sandbox", Platform: "fly", Object: retention.Sandbox, State: retention.StateStopped, Since: retention.SinceStateSince, Action: retention.ActionDelete, Enforced: true},
-	{Key: "volume_snapshot", Platform: "fly", Object: retention.Snapshot, State: retention.KindVolume, Window: 5 * day, Since: retention.SinceCreated, Action: retention.ActionExpire, Setting: retention.SettingTTL, Max: 60 * day, Reported: true, Enforced: true},
-
 	{Key: "running_sandbox", Platform: "modal", Object: retention.Sandbox, State: retention.StateRunning, Window: 300 * time.Second, Since: retention.SinceStarted, Action: retention.ActionKill, Setting: retention.SettingTimeout, Max: day, Enforced: true},
 	{Key: "idle_sandbox", Platform: "modal", Object: retention.Sandbox, State: retention.StateRunning, Since: retention.SinceLastUsed, Action: retention.ActionKill, Setting: retention.SettingIdleTimeout, Enforced: true},
 	{Key: "filesystem_snapshot", Platform: "modal", Object: retention.Snapshot, State: retention.KindFilesystem, Window: 30 * day, Since: retention.SinceCreated, Action: retention.ActionExpire, Setting: retention.SettingTTL, Reported: true, Enforced: true},
@@ -34,15 +29,15 @@ func TestUpcomingEveryRowHasACase(t *testing.T) {
 // TestUpcomingPlatforms: only platforms still to come wait here; a shipped
 // platform's rows live in its own package.
 func TestUpcomingPlatforms(t *testing.T) {
-	if got := fmt.Sprint(retention.NewTable(retention.Upcoming).Platforms()); got != "[fly modal]" {
-		t.Errorf("Upcoming holds rows of %s, want [fly modal]", got)
+	if got := fmt.Sprint(retention.NewTable(retention.Upcoming).Platforms()); got != "[modal]" {
+		t.Errorf("Upcoming holds rows of %s, want [modal]", got)
 	}
 }
 
 // TestUpcomingKeysAreStable: these keys become user-facing override names
 // when their platforms ship; renaming one should be deliberate.
 func TestUpcomingKeysAreStable(t *testing.T) {
-	want := "[filesystem_snapshot idle_sandbox memory_snapshot paused_sandbox running_sandbox stopped_sandbox volume_snapshot]"
+	want := "[filesystem_snapshot idle_sandbox memory_snapshot running_sandbox]"
 	if got := fmt.Sprint(retention.NewTable(retention.Upcoming).Keys()); got != want {
 		t.Errorf("Keys() = %s, want %s", got, want)
 	}
@@ -63,15 +58,6 @@ func TestUpcomingDeadlines(t *testing.T) {
 		{Name: "modal memory snapshot: 7 days, a ttl does not extend it",
 			Obj:    retention.Object{Platform: "modal", Kind: retention.Snapshot, State: retention.KindMemory, CreatedAt: t0, TTL: 30 * day},
 			WantOK: true, WantAt: t0.Add(7 * day), WantRule: "memory_snapshot", WantAction: retention.ActionExpire},
-		{Name: "fly volume snapshot: 5 days by default",
-			Obj:    retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: t0},
-			WantOK: true, WantAt: t0.Add(5 * day), WantRule: "volume_snapshot", WantAction: retention.ActionExpire},
-		{Name: "fly volume snapshot ttl",
-			Obj:    retention.Object{Platform: "fly", Kind: retention.Snapshot, State: retention.KindVolume, CreatedAt: t0, TTL: 2 * day},
-			WantOK: true, WantAt: t0.Add(2 * day), WantRule: "volume_snapshot", WantAction: retention.ActionExpire},
-		{Name: "fly suspended machine: no fixed window",
-			Obj:    retention.Object{Platform: "fly", Kind: retention.Sandbox, State: retention.StatePaused, StateSince: t0},
-			WantOK: false},
 	}
 	retentiontest.CheckDeadlines(t, table, t0, true, cases)
 }

@@ -28,7 +28,7 @@ func retentionRules() []retention.Rule {
 		{Key: "stopped_sandbox", Platform: name, Object: retention.Sandbox, State: retention.StateStopped, Since: retention.SinceStateSince, Action: retention.ActionDelete, Enforced: true, Source: srcFlyMachine,
 			Note: "stopped machines are kept until destroyed"},
 		{Key: "volume_snapshot", Platform: name, Object: retention.Snapshot, State: retention.KindVolume, Window: defaultRetentionDays * day, Since: retention.SinceCreated, Action: retention.ActionExpire,
-			Setting: retention.SettingTTL, Limits: retention.Limits{Min: day, Max: maxRetentionDays * day, Default: defaultRetentionDays * day}, Reported: true, Enforced: true, Source: srcFlySnapshot,
-			Note: "retention is set per volume in whole days and only affects new snapshots; snapshots cannot be deleted by hand"},
+			Reported: true, Enforced: true, Source: srcFlySnapshot,
+			Note: "retention is set per volume in whole days (sbx_volume.snapshot_retention, 1 to 60) and only affects new snapshots; each snapshot reports its own, so the deadline is the one Fly reports; snapshots cannot be deleted by hand"},
 	}
 }
