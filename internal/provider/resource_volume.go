@@ -102,9 +102,13 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"region": schema.StringAttribute{
-				MarkdownDescription: withPlatformNotes("Region to create the volume in.", defs, platform.AttrVolumeRegion),
-				Optional:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				MarkdownDescription: withPlatformNotes("Region to create the volume in. When omitted the provider's or the "+
+					"platform's default region applies, and this reads the region the volume got (null where the platform "+
+					"has no regions).", defs, platform.AttrVolumeRegion),
+				Optional: true,
+				Computed: true,
+				// A change replaces the volume or not as the attribute table says.
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"snapshot_retention": schema.Int64Attribute{
 				MarkdownDescription: withPlatformNotes("How many days the platform keeps the volume's snapshots (its "+

@@ -38,8 +38,9 @@ func volumeRefresh(m *volumeModel, v *platform.Volume, importing bool) {
 	}
 	m.SizeGB = reportedInt64(m.SizeGB, v.SizeGB, importing)
 	m.SnapshotRetention = reportedInt64(m.SnapshotRetention, v.SnapshotRetentionDays, importing)
+	// Computed: the region the volume got, whether or not one was asked for.
 	switch {
-	case v.Region != "" && (importing || !m.Region.IsNull()):
+	case v.Region != "":
 		m.Region = types.StringValue(v.Region)
 	case m.Region.IsUnknown():
 		m.Region = types.StringNull()
@@ -85,6 +86,7 @@ func volumeSettle(plan volumeModel, v *platform.Volume) volumeModel {
 	out.ID = got.ID
 	out.State = keepKnown(plan.State, got.State)
 	out.CreatedAt = keepKnown(plan.CreatedAt, got.CreatedAt)
+	out.Region = keepKnown(plan.Region, got.Region)
 	out.AttachedTo = plan.AttachedTo
 	if plan.AttachedTo.IsUnknown() {
 		out.AttachedTo = got.AttachedTo

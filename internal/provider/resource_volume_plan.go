@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -33,6 +34,14 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 	}
 	caps := r.platform.Capabilities()
+	if state == nil && plan.Region.IsUnknown() && !caps.Accepts(platform.AttrVolumeRegion) {
+		var configured types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("region"), &configured)...)
+		if configured.IsNull() {
+			plan.Region = types.StringNull() // a platform without regions: never "known after apply"
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("region"), plan.Region)...)
+		}
+	}
 	replace := volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {

@@ -183,9 +183,11 @@ func TestVolumeRefresh(t *testing.T) {
 
 	m := volumeTestModel()
 	volumeRefresh(&m, v, false)
-	if !m.SizeGB.IsNull() || !m.Region.IsNull() || !m.FromSnapshotID.IsNull() {
-		t.Errorf("unconfigured size/region/from_snapshot_id must stay null: %s %s %s", m.SizeGB, m.Region, m.FromSnapshotID)
+	if !m.SizeGB.IsNull() || !m.FromSnapshotID.IsNull() {
+		t.Errorf("unconfigured size/from_snapshot_id must stay null: %s %s", m.SizeGB, m.FromSnapshotID)
 	}
+	// region is computed: the region the volume got, configured or not.
+	sandboxTestEqual(t, "region", m.Region.ValueString(), "ord")
 	sandboxTestEqual(t, "labels", m.Labels.String(), sandboxTestMap("team", "x").String())
 	sandboxTestEqual(t, "state", m.State.ValueString(), "in_use")
 	sandboxTestEqual(t, "attached_to", m.AttachedTo.String(), volumeTestAttached("a", "b").String())

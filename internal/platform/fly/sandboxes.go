@@ -395,8 +395,18 @@ func toSandbox(m *machine) *platform.Sandbox {
 			sb.Labels[k] = v
 		}
 	}
-	if m.Config.Guest != nil {
-		sb.CPUCount, sb.MemoryMB = m.Config.Guest.CPUs, m.Config.Guest.MemoryMB
+	if g := m.Config.Guest; g != nil {
+		// A size at what a create without it makes (guestOf: 1 shared CPU,
+		// 256 MB per CPU) reads as unset (0), as Daytona's default sizes
+		// do: a machine made without them reads, and imports, as made
+		// without them, and a configuration that states them keeps them.
+		sb.CPUCount, sb.MemoryMB = g.CPUs, g.MemoryMB
+		if g.CPUs == 1 && (g.CPUKind == "" || g.CPUKind == "shared") {
+			sb.CPUCount = 0
+		}
+		if g.CPUs > 0 && g.MemoryMB == 256*g.CPUs {
+			sb.MemoryMB = 0
+		}
 	}
 	for _, mt := range m.Config.Mounts {
 		sb.VolumeMounts = append(sb.VolumeMounts, platform.VolumeMount{VolumeID: mt.Volume, Path: mt.Path})

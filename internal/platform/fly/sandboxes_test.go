@@ -18,8 +18,8 @@ func TestSandboxCreateStates(t *testing.T) {
 		t.Run(string(want), func(t *testing.T) {
 			f := newFixture(t, flyfake.Options{}, Config{Region: "ams"})
 			sb := f.box(t, platform.SandboxSpec{Name: "box", State: want, Env: map[string]string{"A": "1"},
-				Labels: map[string]string{"team": "x"}, CPUCount: 2, MemoryMB: 512})
-			if sb.Status != want || sb.Region != "ams" || sb.CPUCount != 2 || sb.MemoryMB != 512 || sb.Env["A"] != "1" {
+				Labels: map[string]string{"team": "x"}, CPUCount: 2, MemoryMB: 1024})
+			if sb.Status != want || sb.Region != "ams" || sb.CPUCount != 2 || sb.MemoryMB != 1024 || sb.Env["A"] != "1" {
 				t.Fatalf("got %+v", sb)
 			}
 			if sb.Labels["team"] != "x" || sb.Labels[platform.LabelManaged] != "true" || sb.TemplateID != "base=alpine:3.20" {
@@ -259,5 +259,47 @@ func TestPacing(t *testing.T) {
 		if got.Key != tc.key || got.Rate != tc.rate*paceMargin {
 			t.Errorf("%s %s: %+v", tc.method, tc.path, got)
 		}
+	}
+}
+
+func TestSandboxDefaultGuestReadsUnset(t *testing.T) {
+	f := newFixture(t, flyfake.Options{}, Config{Region: "ams"})
+	for _, c := range []struct{ cpus, mem, wantCPUs, wantMem int64 }{
+		{0, 0, 0, 0},     // Fly's default guest: shared-cpu-1x, 256 MB
+		{1, 256, 0, 0},   // the same, stated
+		{2, 0, 2, 0},     // 256 MB per CPU is what a create without memory makes
+		{1, 512, 0, 512}, // a size of its own reads back
+		{2, 1024, 2, 1024},
+	} {
+		sb := f.box(t, platform.SandboxSpec{CPUCount: c.cpus, MemoryMB: c.mem})
+		if sb.CPUCount != c.wantCPUs || sb.MemoryMB != c.wantMem {
+			t.Errorf("cpus %d memory %d: read %d, %d; want %d, %d", c.cpus, c.mem, sb.CPUCount, sb.MemoryMB, c.wantCPUs, c.wantMem)
+		}
+		m, _ := f.srv.Machine(sb.ID)
+		if m.CPUs == 0 || m.MemoryMB == 0 {
+			t.Errorf("cpus %d memory %d: Fly's machine has guest %d, %d", c.cpus, c.mem, m.CPUs, m.MemoryMB)
+		}
+	}
+}
+
+func TestSandboxGuestRule(t *testing.T) {
+	for _, c := range []struct {
+		cpus, mem int64
+		want      string
+	}{
+		{0, 0, ""}, {1, 256, ""}, {2, 512, ""}, {16, 32768, ""},
+		{0, 4096, ""}, // the CPU count is unset or unknown
+		{3, 0, "cpu_count"}, {2, 256, "memory_mb"}, {1, 4096, "memory_mb"},
+	} {
+		got := guestProblems(c.cpus, c.mem)
+		if (c.want == "") != (len(got) == 0) || (c.want != "" && got[0].Attribute != c.want) {
+			t.Errorf("cpus %d memory %d: problems %+v, want one on %q", c.cpus, c.mem, got, c.want)
+		}
+	}
+	f := newFixture(t, flyfake.Options{}, Config{})
+	got := f.p.Extensions().SandboxRules.CheckSandbox(context.Background(),
+		platform.SandboxPlan{Spec: platform.SandboxSpec{CPUCount: 2, MemoryMB: 256}, MountsKnown: true})
+	if len(got) != 1 || got[0].Attribute != "memory_mb" {
+		t.Fatalf("problems %+v", got)
 	}
 }

@@ -12,7 +12,9 @@ import (
 // that machines are made from; nothing is made on Fly.
 const templateStatus = "recorded"
 
-// templates records image references; it makes no request.
+// templates records image references; it makes no request. A template's
+// build is its image: BuildID is the image reference, so a new image is a
+// new build, as a rebuild is on the platforms that build.
 type templates struct{}
 
 // Create implements platform.TemplateService: it records spec.Image.
@@ -21,7 +23,7 @@ func (templates) Create(_ context.Context, spec platform.TemplateSpec) (*platfor
 		return nil, &platform.UnsupportedError{Platform: platformName, Capability: "building templates (give a prebuilt image with image)"}
 	}
 	return &platform.Template{ID: templateID(spec.Name, spec.Image), Name: spec.Name, Image: spec.Image,
-		Status: templateStatus, CreatedAt: time.Now().UTC(), Labels: map[string]string{}}, nil
+		BuildID: spec.Image, Status: templateStatus, CreatedAt: time.Now().UTC(), Labels: map[string]string{}}, nil
 }
 
 // Rebuild implements platform.TemplateService; never called (image is Replace).
@@ -35,7 +37,7 @@ func (templates) Get(_ context.Context, id string) (*platform.Template, error) {
 	if image == "" {
 		return nil, &platform.NotFoundError{Kind: "template", ID: id}
 	}
-	return &platform.Template{ID: id, Name: name, Image: image, Status: templateStatus, Labels: map[string]string{}}, nil
+	return &platform.Template{ID: id, Name: name, Image: image, BuildID: image, Status: templateStatus, Labels: map[string]string{}}, nil
 }
 
 // List implements platform.TemplateService: Fly holds no templates.

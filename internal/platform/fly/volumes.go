@@ -203,9 +203,20 @@ func (v *volumes) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
+// toVolume is v as the provider sees it. A size or snapshot retention at
+// Fly's default (defaultVolumeGB, defaultRetentionDays: what a create
+// without it makes) reads as unset (0), as Daytona's default template sizes
+// do: a volume made without them reads, and imports, as made without them,
+// and a configuration that states the default keeps it.
 func toVolume(v *volume) *platform.Volume {
 	out := &platform.Volume{ID: v.ID, Name: v.Name, SizeGB: v.SizeGB, Region: v.Region, State: v.State,
 		CreatedAt: v.CreatedAt, SnapshotRetentionDays: v.SnapshotRetention, Labels: map[string]string{}}
+	if out.SizeGB == defaultVolumeGB {
+		out.SizeGB = 0
+	}
+	if out.SnapshotRetentionDays == defaultRetentionDays {
+		out.SnapshotRetentionDays = 0
+	}
 	if v.AttachedMachineID != "" {
 		out.AttachedTo = []string{v.AttachedMachineID}
 	}

@@ -14,8 +14,13 @@ func TestVolumeCreateGrowRetention(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, flyfake.Options{}, Config{Region: "ams"})
 	v := f.volume(t, platform.VolumeSpec{Name: "data"})
-	if v.SizeGB != 1 || v.Region != "ams" || v.SnapshotRetentionDays != 5 {
+	// Fly's defaults (1 GB, 5 days) read as unset: the volume reads as made
+	// without them (toVolume); Fly holds them.
+	if v.SizeGB != 0 || v.Region != "ams" || v.SnapshotRetentionDays != 0 {
 		t.Fatalf("created %+v", v)
+	}
+	if fv, _ := f.srv.Volume(v.ID); fv.SizeGB != 1 || fv.SnapshotRetention != 5 {
+		t.Fatalf("on Fly: %+v", fv)
 	}
 	sb := f.box(t, platform.SandboxSpec{VolumeMounts: []platform.VolumeMount{{VolumeID: v.ID, Path: "/data"}}})
 	before, _ := f.srv.Machine(sb.ID)
@@ -99,5 +104,17 @@ func TestSnapshotCreateFindsItsOwn(t *testing.T) {
 	// Refused: a sandbox source.
 	if _, err := f.p.Snapshots().Create(ctx, platform.SnapshotSpec{SandboxID: "m"}); !errors.Is(err, platform.ErrUnsupported) {
 		t.Fatalf("sandbox snapshot: %v", err)
+	}
+}
+
+func TestTemplateBuildIDIsItsImage(t *testing.T) {
+	ctx := context.Background()
+	tpl, err := templates{}.Create(ctx, platform.TemplateSpec{Name: "agent", Image: "registry.fly.io/agent:1"})
+	if err != nil || tpl.BuildID != "registry.fly.io/agent:1" {
+		t.Fatalf("created %+v, %v", tpl, err)
+	}
+	got, err := templates{}.Get(ctx, tpl.ID)
+	if err != nil || got.BuildID != tpl.BuildID {
+		t.Fatalf("read %+v, %v", got, err)
 	}
 }
