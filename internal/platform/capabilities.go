@@ -18,6 +18,12 @@ type Capabilities struct {
 	// provider only (Docker): nothing stops the box at its deadline.
 	EnforcesDeadlines bool
 
+	// TemplatesListed: the platform holds templates and finds one by name,
+	// so the sbx_template data source can look one up. False where a
+	// template is only a record in Terraform state (Fly: an image
+	// reference), with nothing on the platform to list.
+	TemplatesListed bool
+
 	// VolumeLabelsNeedIdle: relabelling a volume in place needs it unmounted.
 	VolumeLabelsNeedIdle bool
 	// VolumeCreatedAt: the platform reports when a volume was made.
@@ -25,6 +31,11 @@ type Capabilities struct {
 
 	// SnapshotDelete: snapshots can be deleted (else: they expire).
 	SnapshotDelete bool
+	// SnapshotNames: the platform keeps a snapshot's name, so the
+	// sbx_snapshot(s) data sources can select snapshots by name or
+	// name_regex. False where snapshots have no name (Fly volume
+	// snapshots): select them by source (volume_id, sandbox_id) instead.
+	SnapshotNames bool
 	// SnapshotNamesUnique: a snapshot name identifies one snapshot, so two
 	// resources may not share it.
 	SnapshotNamesUnique bool

@@ -135,9 +135,11 @@ func capabilities() platform.Capabilities {
 		PauseKindUnreported: false,
 		// Daytona stops, archives and deletes boxes itself.
 		EnforcesDeadlines: true,
+		TemplatesListed:   true, // GET /snapshots, by name
 		VolumeCreatedAt:   true, // VolumeDto.createdAt
 
 		SnapshotDelete:      true, // DELETE /snapshots/{id}
+		SnapshotNames:       true, // SnapshotDto.name
 		SnapshotNamesUnique: true, // a taken name is a 409 (snapshot.service.ts)
 		SnapshotCreatedAt:   true, // SnapshotDto.createdAt
 		SnapshotSize:        true, // SnapshotDto.size (GB)

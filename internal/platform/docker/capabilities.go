@@ -122,11 +122,13 @@ var capabilities = platform.Capabilities{
 	Attributes:          attributes,
 	PauseKindUnreported: false, // inspect tells paused from exited
 	EnforcesDeadlines:   false,
+	TemplatesListed:     true, // images of the local engine
 
 	VolumeLabelsNeedIdle: true,
 	VolumeCreatedAt:      true,
 
 	SnapshotDelete:         true,
+	SnapshotNames:          true, // recorded in image labels
 	SnapshotCreatedAt:      true, // image created time
 	SnapshotSize:           true,
 	SnapshotSourceReported: true, // recorded in image labels

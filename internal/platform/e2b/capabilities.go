@@ -143,8 +143,10 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		// kind cannot be recorded on the box either.
 		PauseKindUnreported: true,
 		EnforcesDeadlines:   true, // E2B kills (or pauses) the box at its end time itself
+		TemplatesListed:     true, // GET /templates, by alias
 
 		SnapshotDelete:      true, // DELETE /templates/{snapshotID}
+		SnapshotNames:       true, // SnapshotInfo.names
 		SnapshotNamesUnique: true, // a second snapshot of a name becomes a build of the first
 		// SnapshotInfo is {snapshotID, names}: no time, size or source;
 		// GET /snapshots filters by sandboxID but does not report it.

@@ -110,9 +110,13 @@ func capabilities() platform.Capabilities {
 		// Fly itself expires volume snapshots and may discard a suspended
 		// machine's memory (the retention rows are Enforced).
 		EnforcesDeadlines: true,
-		VolumeCreatedAt:   true, // Volume.created_at
+		// A Fly template is a record in state (an image reference): Fly
+		// has no templates to list.
+		TemplatesListed: false,
+		VolumeCreatedAt: true, // Volume.created_at
 
 		SnapshotDelete:         false, // Fly has no snapshot delete endpoint
+		SnapshotNames:          false, // Fly volume snapshots have no name
 		SnapshotNamesUnique:    false, // Fly snapshots have no name
 		SnapshotCreatedAt:      true,  // VolumeSnapshot.created_at
 		SnapshotSize:           true,  // VolumeSnapshot.size

@@ -210,7 +210,10 @@ func (v *volumes) Delete(ctx context.Context, id string) error {
 // and a configuration that states the default keeps it.
 func toVolume(v *volume) *platform.Volume {
 	out := &platform.Volume{ID: v.ID, Name: v.Name, SizeGB: v.SizeGB, Region: v.Region, State: v.State,
-		CreatedAt: v.CreatedAt, SnapshotRetentionDays: v.SnapshotRetention, Labels: map[string]string{}}
+		CreatedAt: v.CreatedAt, SnapshotRetentionDays: v.SnapshotRetention, Labels: map[string]string{},
+		// Fly volumes carry no labels: as on E2B and Daytona, every volume of
+		// the app counts as the provider's (sbx_volume's managed).
+		Managed: true}
 	if out.SizeGB == defaultVolumeGB {
 		out.SizeGB = 0
 	}

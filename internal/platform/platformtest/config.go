@@ -10,12 +10,28 @@ import (
 
 // run is one scenario's configuration builder: a unique name prefix, so
 // scenarios and parallel test runs never meet on the platform.
+//
+// The name is short and plain so that every name the suite derives from it
+// is valid on every platform: "tf-acc-" and ten random lowercase letters and
+// digits. Sandbox, template and snapshot names use it as it is (with "-" and
+// a suffix such as "-restored": at most 63 characters, the sandbox rule);
+// volume names use volumeName, with underscores, as Fly's volume names are
+// ^[a-z0-9_]{1,30}$ (Docker, E2B and Daytona accept underscores too).
 type run struct {
 	h    Harness
 	name string
 }
 
-func newRun(h Harness) run { return run{h: h, name: sdkacctest.RandomWithPrefix("tf-acc")} }
+func newRun(h Harness) run {
+	return run{h: h, name: "tf-acc-" + sdkacctest.RandStringFromCharSet(10, "abcdefghijklmnopqrstuvwxyz0123456789")}
+}
+
+// volumeName is the name of the run's volume with this label: the run's name
+// with underscores for dashes, then "_" and the label ("tf_acc_<10>_restored"
+// is 26 characters, within Fly's 30).
+func (r run) volumeName(label string) string {
+	return strings.ReplaceAll(r.name+"_"+label, "-", "_")
+}
 
 // config joins the provider block and the given blocks.
 func (r run) config(blocks ...string) string {
@@ -34,11 +50,11 @@ func (r run) volume(label string, extra ...string) string {
 		labels = fmt.Sprintf("  labels = { suite = %q }", r.name)
 	}
 	return fmt.Sprintf(`resource "sbx_volume" %q {
-  name   = "%s-%s"
+  name   = %q
 %s
 %s
 }
-`, label, r.name, label, labels, strings.Join(extra, "\n"))
+`, label, r.volumeName(label), labels, strings.Join(extra, "\n"))
 }
 
 // snapshotLabels is the labels line for a snapshot (HCL map body, e.g.

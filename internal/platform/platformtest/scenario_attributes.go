@@ -3,6 +3,7 @@ package platformtest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -396,6 +397,7 @@ func testAttributesInPlace(t *testing.T, h Harness) {
 			}
 			keys = append(keys, key)
 		}
+		keys = memoryBeforeCPU(keys)
 		if kind == platform.KindSandbox && h.Capabilities.InPlace(platform.AttrSandboxState) {
 			keys = append(keys, platform.AttrSandboxState)
 		}
@@ -410,6 +412,26 @@ func testAttributesInPlace(t *testing.T, h Harness) {
 	if keys := h.Capabilities.Attributes.Where(platform.KindSnapshot, platform.InPlace); len(keys) > 0 {
 		t.Errorf("the table changes snapshot attributes %v in place, which no snapshot can: snapshots are immutable", keys)
 	}
+}
+
+// memoryBeforeCPU moves a memory_mb key ahead of the cpu_count key of the
+// same kind. The chain changes one key at a time and keeps each change, so
+// memory grows first: a platform that sells a CPU count only with enough
+// memory (Fly: at least 512 MB for 2 CPUs) is never asked for more CPUs
+// with the memory of the smaller size.
+func memoryBeforeCPU(keys []string) []string {
+	out := append([]string(nil), keys...)
+	for _, pair := range [][2]string{
+		{platform.AttrTemplateCPUCount, platform.AttrTemplateMemoryMB},
+		{platform.AttrSandboxCPUCount, platform.AttrSandboxMemoryMB},
+	} {
+		cpu, mem := slices.Index(out, pair[0]), slices.Index(out, pair[1])
+		if cpu >= 0 && mem > cpu {
+			out = slices.Delete(out, mem, mem+1)
+			out = slices.Insert(out, cpu, pair[1])
+		}
+	}
+	return out
 }
 
 // testKindInPlace changes keys one at a time on one object of kind.
@@ -470,7 +492,7 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 			}
 			return r.config(fmt.Sprintf("resource \"sbx_template\" \"t\" {\n%s\n%s\n}\n", body, strings.Join(lines, "\n")))
 		case platform.KindVolume:
-			return r.config(fmt.Sprintf("resource \"sbx_volume\" \"v\" {\n  name = \"%s-v\"\n%s\n}\n", r.name, strings.Join(lines, "\n")))
+			return r.config(fmt.Sprintf("resource \"sbx_volume\" \"v\" {\n  name = %q\n%s\n}\n", r.volumeName("v"), strings.Join(lines, "\n")))
 		default:
 			box := r.sandbox("s", lines...)
 			if v, ok := values[platform.AttrSandboxLabels]; ok {
