@@ -163,6 +163,16 @@ func (m snapshotFilterModel) query(ctx context.Context, diags *diag.Diagnostics)
 // snapshot was made, else in the platform's listing order, since there is
 // no time to order by.
 func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, at time.Time, diags *diag.Diagnostics) []platform.Snapshot {
+	if (q.Name != "" || q.NameRegex != nil) && !p.Capabilities().SnapshotNames {
+		attr := "name"
+		if q.Name == "" {
+			attr = "name_regex"
+		}
+		diags.AddAttributeError(path.Root(attr), attr+" is not supported on "+p.Name(),
+			fmt.Sprintf("%s snapshots have no name, so no snapshot can match %s. Select snapshots by their source "+
+				"(volume_id or sandbox_id) instead.", p.Name(), attr))
+		return nil
+	}
 	if (q.SandboxID != "" || q.VolumeID != "") && !p.Capabilities().SnapshotListsBySource {
 		attr, value := "sandbox_id", q.SandboxID
 		if q.VolumeID != "" {

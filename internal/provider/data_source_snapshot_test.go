@@ -17,7 +17,7 @@ var snapshotDataSourceTestBase = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 // "vol-weekly" expires at base+100h.
 func snapshotDataSourceTestPlatform() *dataSourceFakePlatform {
 	b := snapshotDataSourceTestBase
-	return &dataSourceFakePlatform{caps: platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true, SnapshotListsBySource: true}, snapshots: []platform.Snapshot{
+	return &dataSourceFakePlatform{caps: platform.Capabilities{SnapshotCreatedAt: true, SnapshotSize: true, SnapshotListsBySource: true, SnapshotNames: true}, snapshots: []platform.Snapshot{
 		{ID: "snap-a1", Name: "nightly-1", Kind: platform.SnapshotFilesystem, SandboxID: "box-1", SizeBytes: 100, CreatedAt: b.Add(1 * time.Hour),
 			Labels: map[string]string{"team": "ml", "env": "dev", platform.LabelManaged: "true"}},
 		{ID: "snap-a2", Name: "nightly-2", Kind: platform.SnapshotFilesystem, SandboxID: "box-1", ParentSnapshotID: "snap-a1", SizeBytes: 200,
@@ -157,7 +157,7 @@ func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
 // snapshotDataSourceUntimedPlatform reports snapshots as some platforms
 // do: memory snapshots, with no creation time and no size. It lists "ckpt-b" before "ckpt-a" before "ckpt-c".
 func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
-	caps := platform.Capabilities{Attributes: platform.Attributes{
+	caps := platform.Capabilities{SnapshotNames: true, Attributes: platform.Attributes{
 		platform.AttrSnapshotSandboxID:     {Support: platform.Replace},
 		platform.AttrSnapshotIncludeMemory: {Support: platform.Replace, Values: []string{"true"}},
 	}}
@@ -184,6 +184,27 @@ func TestSnapshotDataSource_sourceNotListed(t *testing.T) {
 			{
 				Config:      `data "sbx_snapshots" "x" { volume_id = "vol-1" }`,
 				ExpectError: regexp.MustCompile(`(?s)volume_id is not supported on fake.*Find the snapshot by\s+name or\s+name_regex`),
+			},
+		},
+	})
+}
+
+// Where the platform's snapshots have no name (Fly), name and name_regex
+// are an error naming the filter, never "no snapshot matched".
+func TestSnapshotDataSource_noNames(t *testing.T) {
+	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
+	fake := snapshotDataSourceUntimedPlatform()
+	fake.caps.SnapshotNames = false
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
+		Steps: []resource.TestStep{
+			{
+				Config:      `data "sbx_snapshot" "x" { name = "ckpt-a" }`,
+				ExpectError: regexp.MustCompile(`(?s)name is not supported on fake.*fake snapshots have no name`),
+			},
+			{
+				Config:      `data "sbx_snapshots" "x" { name_regex = "^ckpt-" }`,
+				ExpectError: regexp.MustCompile(`(?s)name_regex is not supported on fake.*volume_id or sandbox_id`),
 			},
 		},
 	})

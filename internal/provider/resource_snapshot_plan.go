@@ -89,6 +89,11 @@ func snapshotCheckCapabilities(platformName string, caps platform.Capabilities, 
 		attrs = append(attrs, plannedAttribute{key: platform.AttrSnapshotIncludeMemory, path: pathSnapshotIncludeMemory, plan: config.IncludeMemory})
 	}
 	planAttributes(caps.Attributes, platformName, attrs, diags)
+	if !caps.SnapshotNames && isSet(config.Name) {
+		diags.AddAttributeError(path.Root("name"), "name is not supported on "+platformName,
+			fmt.Sprintf("name = %q: %s snapshots have no name, so none would be given or found; remove name and find the "+
+				"snapshot by its source (the sbx_snapshot(s) data sources' volume_id or sandbox_id).", config.Name.ValueString(), platformName))
+	}
 }
 
 // snapshotPlanCreate plans what a new snapshot's arguments and the

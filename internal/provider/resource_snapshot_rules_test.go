@@ -86,3 +86,43 @@ func TestSandboxSubpathProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotNameWhereSnapshotsHaveNone: where the platform's snapshots
+// have no name (Fly), a configured name is a plan-time error naming it,
+// never a name kept only in state; left out, nothing is said.
+func TestSnapshotNameWhereSnapshotsHaveNone(t *testing.T) {
+	caps := platform.Capabilities{Attributes: platform.Attributes{platform.AttrSnapshotVolumeID: {Support: platform.Replace}}}
+	tests := []struct {
+		name    string
+		snap    types.String
+		wantErr bool
+	}{
+		{"a name is refused", types.StringValue("checkpoint"), true},
+		{"no name passes", types.StringNull(), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			config := snapshotModel{VolumeID: types.StringValue("vol1"), SandboxID: types.StringNull(), Name: tt.snap,
+				IncludeMemory: types.BoolNull(), TTL: types.StringNull(), Labels: types.MapNull(types.StringType)}
+			var diags diag.Diagnostics
+			snapshotCheckCapabilities("plat", caps, config, &diags)
+			if diags.HasError() != tt.wantErr {
+				t.Fatalf("diagnostics %v, want an error: %v", diags, tt.wantErr)
+			}
+			if tt.wantErr {
+				wp, ok := diags.Errors()[0].(diag.DiagnosticWithPath)
+				if !ok || !wp.Path().Equal(path.Root("name")) || !strings.Contains(wp.Detail(), `name = "checkpoint": plat snapshots have no name`) {
+					t.Errorf("error %v, want one on name saying plat snapshots have no name", diags.Errors()[0])
+				}
+			}
+		})
+	}
+	caps.SnapshotNames = true
+	var diags diag.Diagnostics
+	snapshotCheckCapabilities("plat", caps, snapshotModel{VolumeID: types.StringValue("vol1"), SandboxID: types.StringNull(),
+		Name: types.StringValue("checkpoint"), IncludeMemory: types.BoolNull(), TTL: types.StringNull(),
+		Labels: types.MapNull(types.StringType)}, &diags)
+	if diags.HasError() {
+		t.Errorf("a platform with snapshot names refused one: %v", diags)
+	}
+}

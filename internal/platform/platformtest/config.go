@@ -86,13 +86,19 @@ func (r run) snapshotOf(label, source string, extra ...string) string {
 		attr = "sandbox_id"
 	}
 	// No include_memory: every platform plans its natural kind, so the same
-	// HCL snapshots everywhere (sandboxSnapshotKind says which it is).
+	// HCL snapshots everywhere (sandboxSnapshotKind says which it is). A
+	// name only where snapshots have one (SnapshotNames): elsewhere it is a
+	// plan-time error.
+	name := ""
+	if r.h.Capabilities.SnapshotNames {
+		name = fmt.Sprintf("  name = \"%s-%s\"", r.name, label)
+	}
 	return fmt.Sprintf(`resource "sbx_snapshot" %q {
   %s = %s.id
-  name = "%s-%s"
+%s
 %s
 }
-`, label, attr, source, r.name, label, strings.Join(extra, "\n"))
+`, label, attr, source, name, strings.Join(extra, "\n"))
 }
 
 // agentFiles is the env line that makes the agent write path=content at start.
