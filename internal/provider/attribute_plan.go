@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -294,4 +296,21 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// refusedComputedNull plans a computed attribute a platform's table
+// refuses (a region where the platform has none) as null when the
+// configuration leaves it out, so a new object never shows it as "known
+// after apply". It returns the planned value.
+func refusedComputedNull(ctx context.Context, table platform.Attributes, key string, at path.Path, planned types.String,
+	config tfsdk.Config, diags *diag.Diagnostics) types.String {
+	if !planned.IsUnknown() || table.Get(key).Support != platform.Refused {
+		return planned
+	}
+	var configured types.String
+	diags.Append(config.GetAttribute(ctx, at, &configured)...)
+	if configured.IsNull() {
+		return types.StringNull()
+	}
+	return planned
 }

@@ -27,12 +27,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	caps := r.platform.Capabilities()
 	name := r.platform.Name()
-	if req.State.Raw.IsNull() && plan.Region.IsUnknown() && !caps.Accepts(platform.AttrSandboxRegion) {
-		var configured types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("region"), &configured)...)
-		if configured.IsNull() {
-			plan.Region = types.StringNull() // a platform without regions: never "known after apply"
-		}
+	if req.State.Raw.IsNull() {
+		plan.Region = refusedComputedNull(ctx, caps.Attributes, platform.AttrSandboxRegion, path.Root("region"), plan.Region,
+			req.Config, &resp.Diagnostics)
 	}
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -34,13 +33,10 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 	}
 	caps := r.platform.Capabilities()
-	if state == nil && plan.Region.IsUnknown() && !caps.Accepts(platform.AttrVolumeRegion) {
-		var configured types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("region"), &configured)...)
-		if configured.IsNull() {
-			plan.Region = types.StringNull() // a platform without regions: never "known after apply"
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("region"), plan.Region)...)
-		}
+	if state == nil {
+		plan.Region = refusedComputedNull(ctx, caps.Attributes, platform.AttrVolumeRegion, path.Root("region"), plan.Region,
+			req.Config, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("region"), plan.Region)...)
 	}
 	replace := volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
