@@ -161,6 +161,10 @@ const (
 	AttrSandboxNetworkAllowOut  = "sandbox.network.allow_out"
 	AttrSandboxNetworkDenyOut   = "sandbox.network.deny_out"
 	AttrSandboxAutoResume       = "sandbox.auto_resume"
+	// AttrSandboxMemorySnapshots: the box is made able to take memory
+	// snapshots (sbx_snapshot.include_memory), where the platform needs
+	// that chosen at create (Modal's enable_snapshot).
+	AttrSandboxMemorySnapshots = "sandbox.memory_snapshots"
 
 	AttrSnapshotSandboxID     = "snapshot.sandbox_id"
 	AttrSnapshotVolumeID      = "snapshot.volume_id"
@@ -177,7 +181,7 @@ func AllAttributes() []string {
 		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxRegion, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
 		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly, AttrSandboxMountSubpath,
 		AttrSandboxTimeout, AttrSandboxOnTimeout, AttrSandboxIdleTimeout, AttrSandboxAutoArchiveAfter, AttrSandboxAutoDeleteAfter,
-		AttrSandboxNetworkInternet, AttrSandboxNetworkAllowOut, AttrSandboxNetworkDenyOut, AttrSandboxAutoResume,
+		AttrSandboxNetworkInternet, AttrSandboxNetworkAllowOut, AttrSandboxNetworkDenyOut, AttrSandboxAutoResume, AttrSandboxMemorySnapshots,
 		AttrSnapshotSandboxID, AttrSnapshotVolumeID, AttrSnapshotIncludeMemory, AttrSnapshotTTL, AttrSnapshotLabels,
 	}
 }

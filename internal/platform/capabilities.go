@@ -31,6 +31,11 @@ type Capabilities struct {
 
 	// SnapshotDelete: snapshots can be deleted (else: they expire).
 	SnapshotDelete bool
+	// SnapshotUndeletableKinds: kinds of snapshot the platform cannot
+	// delete even though it deletes others (Modal deletes filesystem
+	// snapshots, not memory ones); destroy forgets those with a warning
+	// giving when they expire, as where SnapshotDelete is false.
+	SnapshotUndeletableKinds []SnapshotKind
 	// SnapshotNames: the platform keeps a snapshot's name, so the
 	// sbx_snapshot(s) data sources can select snapshots by name or
 	// name_regex. False where snapshots have no name (Fly volume

@@ -19,9 +19,17 @@ var (
 type NotFoundError struct {
 	Kind string // "sandbox", "volume", "template", "snapshot"
 	ID   string
+	// Reason says why the object is gone, where the platform says it
+	// ("finished: timed out (exit code 124)"); empty when it does not.
+	Reason string
 }
 
-func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %q not found", e.Kind, e.ID) }
+func (e *NotFoundError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("%s %q not found: %s", e.Kind, e.ID, e.Reason)
+	}
+	return fmt.Sprintf("%s %q not found", e.Kind, e.ID)
+}
 
 // Is makes errors.Is(err, ErrNotFound) true.
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }

@@ -177,6 +177,9 @@ type SandboxSpec struct {
 	Network *Network
 	// AutoResume: a paused box resumes by itself when traffic reaches it.
 	AutoResume bool
+	// MemorySnapshots: the box can take memory snapshots (made with
+	// them enabled, where the platform needs that chosen at create).
+	MemorySnapshots bool
 }
 
 // Network is what a box may reach: the sandbox resource's network block.
@@ -254,6 +257,9 @@ type Sandbox struct {
 	Network *Network
 	// AutoResume: the box resumes by itself when traffic reaches it.
 	AutoResume bool
+	// MemorySnapshots: the box can take memory snapshots (made with
+	// them enabled, where the platform needs that chosen at create).
+	MemorySnapshots bool
 }
 
 // SandboxFilter selects sandboxes; zero fields match everything the provider manages.
