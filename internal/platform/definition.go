@@ -35,6 +35,10 @@ type Definition struct {
 	// provider's max_retries applies. Setting max_retries with a platform
 	// that has no retries is an error rather than an ignored setting.
 	Retries bool
+	// RetriesWhy says, where Retries is false, how the platform's calls are
+	// retried instead ("Modal's SDK retries …"), for the error of a
+	// max_retries that cannot apply; empty means they are not retried.
+	RetriesWhy string
 	// Retention are the platform's rows of the retention policy table: what
 	// it does by itself to boxes and snapshots, and when.
 	Retention []retention.Rule

@@ -1,12 +1,16 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // addPlatformError reports a failed platform call: what was being done, to
@@ -22,10 +26,35 @@ func addPlatformError(diags *diag.Diagnostics, action, kind, id string, err erro
 
 // addGoneWarning reports that an object vanished outside Terraform and is
 // being removed from state, so the next plan shows it being created again.
-func addGoneWarning(diags *diag.Diagnostics, kind, id string) {
+// reason is why the platform says it is gone (goneReason), "" when it
+// does not say.
+func addGoneWarning(diags *diag.Diagnostics, kind, id, reason string) {
 	diags.AddWarning(fmt.Sprintf("%s no longer exists", kind),
-		fmt.Sprintf("The %s %q was not found on the platform; it was deleted outside Terraform (or by the platform itself). "+
-			"It has been removed from the state, and the next plan will create it again.", kind, id))
+		fmt.Sprintf("The %s %q was not found on the platform; it was deleted outside Terraform (or by the platform itself).%s "+
+			"It has been removed from the state, and the next plan will create it again.", kind, id, goneReasonSentence(reason)))
+}
+
+// goneReason is why the platform says an object is gone, from its
+// not-found error ("finished: timed out (exit code 124)"); "" when the
+// error says nothing more than that the object is not there.
+func goneReason(err error) string {
+	var nf *platform.NotFoundError
+	if errors.As(err, &nf) {
+		return strings.TrimSpace(nf.Reason)
+	}
+	return ""
+}
+
+// goneReasonSentence is the platform's reason as a sentence for a
+// warning's detail, with a leading space; "" when there is none. It is
+// what tells a box that ended by itself (its command exited, it timed out)
+// from one deleted by hand.
+func goneReasonSentence(reason string) string {
+	reason = strings.TrimSuffix(strings.TrimSpace(reason), ".")
+	if reason == "" {
+		return ""
+	}
+	return fmt.Sprintf(" The platform says why it is gone: %s.", reason)
 }
 
 // valueForMessage renders a configured value for a diagnostic: strings

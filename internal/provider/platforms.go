@@ -6,6 +6,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/docker"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal"
 )
 
 // Platforms is the provider's one list of platforms: each entry becomes a
@@ -18,5 +19,6 @@ func Platforms() []platform.Definition {
 		e2b.Definition(),
 		daytona.Definition(),
 		fly.Definition(),
+		modal.Definition(),
 	}
 }

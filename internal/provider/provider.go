@@ -309,10 +309,14 @@ func (p *sbxProvider) newPlatform(ctx context.Context, config tfsdk.Config, maxR
 				rests = append(rests, d.Name)
 			}
 		}
+		how := def.RetriesWhy
+		if how == "" {
+			how = def.Title + " is called directly and its requests are not retried"
+		}
 		diags.AddAttributeError(path.Root("max_retries"), "max_retries is not supported on "+def.Name,
-			fmt.Sprintf("max_retries = %s applies to the REST platforms (%s); %s is called directly "+
-				"and its requests are not retried. Remove max_retries, or use it with a platform block that has a REST API.",
-				maxRetries.String(), strings.Join(rests, ", "), def.Title))
+			fmt.Sprintf("max_retries = %s applies to the REST platforms (%s); %s. Remove max_retries, or use it "+
+				"with a platform block that has a REST API.",
+				maxRetries.String(), strings.Join(rests, ", "), how))
 		return nil, def, platform.Config{}
 	}
 

@@ -12,16 +12,18 @@ import (
 // readOrForget fetches the object a resource's state names, for Read.
 //
 // When the platform no longer has it, gone says why (each resource words that
-// itself: a sandbox or snapshot may have expired rather than been deleted) and
+// itself: a sandbox or snapshot may have expired rather than been deleted),
+// given the platform's own reason where its not-found error carries one
+// (goneReason: a box whose command ended, or that timed out), and
 // the resource leaves the state, so the next plan creates it again instead of
 // failing on an object nobody can refresh. Any other failure is a read error.
 // In both cases ok is false and Read must return without setting state.
 func readOrForget[T any](ctx context.Context, resp *resource.ReadResponse, kind, id string,
-	get func(context.Context, string) (T, error), gone func(*diag.Diagnostics),
+	get func(context.Context, string) (T, error), gone func(diags *diag.Diagnostics, reason string),
 ) (obj T, ok bool) {
 	obj, err := get(ctx, id)
 	if platform.IsNotFound(err) {
-		gone(&resp.Diagnostics)
+		gone(&resp.Diagnostics, goneReason(err))
 		resp.State.RemoveResource(ctx)
 		return obj, false
 	}

@@ -203,6 +203,19 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 					"the configuration says.", defs, platform.AttrSandboxAutoResume),
 				Optional: true,
 			},
+			"memory_snapshots": schema.BoolAttribute{
+				MarkdownDescription: withPlatformNotes("Whether the sandbox is created able to take memory snapshots "+
+					"(`sbx_snapshot` with `include_memory = true`), on platforms that need this chosen when the box is made. "+
+					"Defaults to `false`. Where the platform needs no such choice, or has no memory snapshots, `true` is a "+
+					"plan-time error.", defs, platform.AttrSandboxMemorySnapshots),
+				Optional: true,
+				Computed: true,
+				// A default rather than UseStateForUnknown: left out, the
+				// plan knows it is false, never unknown; a read takes it
+				// from the platform where it reports it
+				// (sandboxMemorySnapshotsRead).
+				Default: booldefault.StaticBool(false),
+			},
 			"labels": schema.MapAttribute{
 				MarkdownDescription: withPlatformNotes(labelsDescription("sandbox"), defs, platform.AttrSandboxLabels),
 				ElementType:         types.StringType,
@@ -318,14 +331,16 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	id := state.ID.ValueString()
 	sb, ok := readOrForget(ctx, resp, "sandbox", id, r.platform.Sandboxes().Get,
-		func(diags *diag.Diagnostics) {
-			addGoneOrExpiredWarning(diags, "sandbox", id, r.platform.Name(), sandboxRetentionOf(state), r.retention.now())
+		func(diags *diag.Diagnostics, reason string) {
+			addGoneOrExpiredWarning(diags, "sandbox", id, r.platform.Name(), sandboxRetentionOf(state), r.retention.now(), reason)
 		})
 	if !ok {
 		return
 	}
 	prevStatus, prevSince := state.Status, state.StatusSince
-	sb = sandboxAsRecorded(r.platform.Capabilities(), state, sb)
+	caps := r.platform.Capabilities()
+	sb = sandboxAsRecorded(caps, state, sb)
+	state.MemorySnapshots = sandboxMemorySnapshotsRead(caps.Attribute(platform.AttrSandboxMemorySnapshots), state.MemorySnapshots, sb)
 	sandboxRefresh(&state, sb, importing)
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
@@ -334,7 +349,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		// What the platform does not report is taken from the
 		// configuration at the next plan (resource_unreported.go).
 		writeUnreported(ctx, resp.Private,
-			unreportedAfterImport(r.platform.Capabilities().Attributes, sandboxAttributes(state, nil)), &resp.Diagnostics)
+			unreportedAfterImport(caps.Attributes, sandboxAttributes(state, nil)), &resp.Diagnostics)
 		endImport(ctx, resp)
 	}
 }

@@ -13,25 +13,26 @@ import (
 
 // sandboxModel is sbx_sandbox in Terraform's terms.
 type sandboxModel struct {
-	ID             types.String   `tfsdk:"id"`
-	Name           types.String   `tfsdk:"name"`
-	TemplateID     types.String   `tfsdk:"template_id"`
-	FromSnapshotID types.String   `tfsdk:"from_snapshot_id"`
-	State          types.String   `tfsdk:"state"`
-	Region         types.String   `tfsdk:"region"`
-	CPUCount       types.Int64    `tfsdk:"cpu_count"`
-	MemoryMB       types.Int64    `tfsdk:"memory_mb"`
-	DiskMB         types.Int64    `tfsdk:"disk_mb"`
-	Env            types.Map      `tfsdk:"env"`
-	Labels         types.Map      `tfsdk:"labels"`
-	VolumeMounts   types.List     `tfsdk:"volume_mount"`
-	Network        types.Object   `tfsdk:"network"`
-	AutoResume     types.Bool     `tfsdk:"auto_resume"`
-	Status         types.String   `tfsdk:"status"`
-	PlatformStatus types.String   `tfsdk:"platform_status"`
-	CreatedAt      types.String   `tfsdk:"created_at"`
-	StartedAt      types.String   `tfsdk:"started_at"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	ID              types.String   `tfsdk:"id"`
+	Name            types.String   `tfsdk:"name"`
+	TemplateID      types.String   `tfsdk:"template_id"`
+	FromSnapshotID  types.String   `tfsdk:"from_snapshot_id"`
+	State           types.String   `tfsdk:"state"`
+	Region          types.String   `tfsdk:"region"`
+	CPUCount        types.Int64    `tfsdk:"cpu_count"`
+	MemoryMB        types.Int64    `tfsdk:"memory_mb"`
+	DiskMB          types.Int64    `tfsdk:"disk_mb"`
+	Env             types.Map      `tfsdk:"env"`
+	Labels          types.Map      `tfsdk:"labels"`
+	VolumeMounts    types.List     `tfsdk:"volume_mount"`
+	Network         types.Object   `tfsdk:"network"`
+	AutoResume      types.Bool     `tfsdk:"auto_resume"`
+	MemorySnapshots types.Bool     `tfsdk:"memory_snapshots"`
+	Status          types.String   `tfsdk:"status"`
+	PlatformStatus  types.String   `tfsdk:"platform_status"`
+	CreatedAt       types.String   `tfsdk:"created_at"`
+	StartedAt       types.String   `tfsdk:"started_at"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 
 	// Lifecycle settings (resource_sandbox_lifecycle.go).
 	Timeout          types.String `tfsdk:"timeout"`
@@ -68,19 +69,20 @@ var sandboxMountAttrTypes = map[string]attr.Type{
 // sandboxSpecFromModel turns a planned sandbox into what the platform is asked for.
 func sandboxSpecFromModel(ctx context.Context, m sandboxModel, diags *diag.Diagnostics) platform.SandboxSpec {
 	spec := platform.SandboxSpec{
-		Name:           m.Name.ValueString(),
-		TemplateID:     m.TemplateID.ValueString(),
-		FromSnapshotID: m.FromSnapshotID.ValueString(),
-		State:          platform.SandboxState(m.State.ValueString()),
-		Region:         m.Region.ValueString(),
-		Env:            mapFromTF(ctx, m.Env, diags),
-		Labels:         mapFromTF(ctx, m.Labels, diags),
-		CPUCount:       m.CPUCount.ValueInt64(),
-		MemoryMB:       m.MemoryMB.ValueInt64(),
-		DiskMB:         m.DiskMB.ValueInt64(),
-		Lifecycle:      sandboxLifecycleFromModel(m),
-		Network:        sandboxNetworkSpec(ctx, m.Network, diags),
-		AutoResume:     m.AutoResume.ValueBool(),
+		Name:            m.Name.ValueString(),
+		TemplateID:      m.TemplateID.ValueString(),
+		FromSnapshotID:  m.FromSnapshotID.ValueString(),
+		State:           platform.SandboxState(m.State.ValueString()),
+		Region:          m.Region.ValueString(),
+		Env:             mapFromTF(ctx, m.Env, diags),
+		Labels:          mapFromTF(ctx, m.Labels, diags),
+		CPUCount:        m.CPUCount.ValueInt64(),
+		MemoryMB:        m.MemoryMB.ValueInt64(),
+		DiskMB:          m.DiskMB.ValueInt64(),
+		Lifecycle:       sandboxLifecycleFromModel(m),
+		Network:         sandboxNetworkSpec(ctx, m.Network, diags),
+		AutoResume:      m.AutoResume.ValueBool(),
+		MemorySnapshots: m.MemorySnapshots.ValueBool(),
 	}
 	if spec.State == "" {
 		spec.State = platform.StateRunning
@@ -197,6 +199,18 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 	if m.VolumeMounts.IsNull() || m.VolumeMounts.IsUnknown() {
 		m.VolumeMounts = types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes})
 	}
+}
+
+// sandboxMemorySnapshotsRead is memory_snapshots as a read finds it: what
+// the platform reports, or, where its row says the platform does not report
+// it (Unreported), what the state recorded: null after an import, which the
+// next plan takes from the configuration (resource_unreported.go) instead
+// of replacing the box.
+func sandboxMemorySnapshotsRead(row platform.Attribute, recorded types.Bool, sb *platform.Sandbox) types.Bool {
+	if row.Unreported {
+		return recorded
+	}
+	return types.BoolValue(sb.MemorySnapshots)
 }
 
 // sandboxAsRecorded is what the platform reported, read in the light of

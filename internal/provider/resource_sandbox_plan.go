@@ -115,6 +115,14 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 		autoResume.prior = prior.AutoResume
 	}
 	attrs = append(attrs, autoResume)
+	// memory_snapshots is chosen when the box is made; a state written
+	// before the attribute existed holds null, which is false.
+	memorySnapshots := plannedAttribute{key: platform.AttrSandboxMemorySnapshots, path: path.Root("memory_snapshots"),
+		plan: plan.MemorySnapshots, nullIs: types.BoolValue(false)}
+	if prior != nil {
+		memorySnapshots.prior = prior.MemorySnapshots
+	}
+	attrs = append(attrs, memorySnapshots)
 	// The mounts replace the box by the schema: only their number is judged.
 	attrs = append(attrs, plannedAttribute{key: platform.AttrSandboxVolumeMount, path: path.Root("volume_mount"), plan: plan.VolumeMounts})
 	return append(attrs, sandboxMountFields(plan)...)

@@ -20,17 +20,19 @@ import (
 
 // sandboxTestCaps is a platform that can do everything sbx_sandbox asks for
 // but lifecycle settings: every state, a start from a snapshot, sizes
-// (resized in place, memory of 6 MB or more), a disk size, read-only mounts.
+// (resized in place, memory of 6 MB or more), a disk size, read-only mounts,
+// memory snapshots chosen at create.
 var sandboxTestCaps = platform.Capabilities{Attributes: platform.Attributes{
-	platform.AttrSandboxFromSnapshotID: {Support: platform.Replace},
-	platform.AttrSandboxState:          {Support: platform.InPlace, Values: platform.DesiredStates},
-	platform.AttrSandboxCPUCount:       {Support: platform.InPlace},
-	platform.AttrSandboxMemoryMB:       {Support: platform.InPlace, Min: 6},
-	platform.AttrSandboxDiskMB:         {Support: platform.Replace},
-	platform.AttrSandboxEnv:            {Support: platform.Replace},
-	platform.AttrSandboxLabels:         {Support: platform.Replace},
-	platform.AttrSandboxVolumeMount:    {Support: platform.Replace},
-	platform.AttrSandboxMountReadOnly:  {Support: platform.Replace},
+	platform.AttrSandboxFromSnapshotID:  {Support: platform.Replace},
+	platform.AttrSandboxState:           {Support: platform.InPlace, Values: platform.DesiredStates},
+	platform.AttrSandboxCPUCount:        {Support: platform.InPlace},
+	platform.AttrSandboxMemoryMB:        {Support: platform.InPlace, Min: 6},
+	platform.AttrSandboxDiskMB:          {Support: platform.Replace},
+	platform.AttrSandboxEnv:             {Support: platform.Replace},
+	platform.AttrSandboxLabels:          {Support: platform.Replace},
+	platform.AttrSandboxVolumeMount:     {Support: platform.Replace},
+	platform.AttrSandboxMountReadOnly:   {Support: platform.Replace},
+	platform.AttrSandboxMemorySnapshots: {Support: platform.Replace},
 }}
 
 // sandboxTestAttributes is sandboxTestCaps' table, a copy, with rows

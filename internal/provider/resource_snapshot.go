@@ -111,6 +111,8 @@ func snapshotBaseSchema(ctx context.Context, defs []platform.Definition) schema.
 	}
 	volumes := func(c platform.Capabilities) bool { return c.Accepts(platform.AttrSnapshotVolumeID) }
 	sourceUnreported := func(c platform.Capabilities) bool { return !c.SnapshotSourceReported }
+	undeletable := func(c platform.Capabilities) bool { return !c.SnapshotDelete }
+	kindsUndeletable := func(c platform.Capabilities) bool { return c.SnapshotDelete && len(c.SnapshotUndeletableKinds) > 0 }
 	// The source never replaces an existing snapshot by changing: ModifyPlan
 	// keeps it (resource_snapshot_source.go).
 	return schema.Schema{
@@ -131,7 +133,10 @@ func snapshotBaseSchema(ctx context.Context, defs []platform.Definition) schema.
 			"error saying what it is. `ttl` is not recoverable from the platform and stays null after an import. Where the " +
 			"platform does not report which sandbox or volume a snapshot came from" + platformsAside(defs, sourceUnreported) +
 			", the configured `sandbox_id` is " +
-			"recorded in place on the first plan, with a warning when the platform does not confirm it.",
+			"recorded in place on the first plan, with a warning when the platform does not confirm it.\n\n" +
+			"**Destroy.** Where the platform cannot delete snapshots" + platformsAside(defs, undeletable) +
+			", or cannot delete snapshots of its `kind`" + platformsAside(defs, kindsUndeletable) + ", destroying one only " +
+			"removes it from the state, with a warning at plan time and at destroy giving when the platform deletes it by itself.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("snapshot"),
 			"sandbox_id": schema.StringAttribute{
@@ -271,8 +276,8 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	id := state.ID.ValueString()
 	snap, ok := readOrForget(ctx, resp, "snapshot", id, r.platform.Snapshots().Get,
-		func(diags *diag.Diagnostics) {
-			addGoneOrExpiredWarning(diags, "snapshot", id, r.platform.Name(), snapshotRetentionOf(state), r.retention.now())
+		func(diags *diag.Diagnostics, reason string) {
+			addGoneOrExpiredWarning(diags, "snapshot", id, r.platform.Name(), snapshotRetentionOf(state), r.retention.now(), reason)
 		})
 	if !ok {
 		return
@@ -301,12 +306,13 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !r.platform.Capabilities().SnapshotDelete {
+	if caps := r.platform.Capabilities(); snapshotUndeletable(caps, state.Kind) {
 		// Returning without error removes it from state; the platform
 		// deletes it at its own deadline.
 		resp.Diagnostics.AddWarning("Snapshot removed from state only",
-			fmt.Sprintf("%s cannot delete snapshots: snapshot %q was removed from the Terraform state but still exists. %s",
-				r.platform.Name(), state.ID.ValueString(), snapshotExpiryPhrase(state.ExpiresAt)))
+			fmt.Sprintf("%s cannot delete %s: snapshot %q was removed from the Terraform state but still exists. %s",
+				r.platform.Name(), snapshotUndeletableWhat(caps, state.Kind), state.ID.ValueString(),
+				snapshotExpiryPhrase(state.ExpiresAt)))
 		return
 	}
 	timeout, diags := state.Timeouts.Delete(ctx, snapshotDeleteTimeout)

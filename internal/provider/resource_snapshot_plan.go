@@ -30,12 +30,16 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		if !r.platform.Capabilities().SnapshotDelete && !req.State.Raw.IsNull() {
-			var state snapshotModel
-			resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if req.State.Raw.IsNull() {
+			return
+		}
+		var state snapshotModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if caps := r.platform.Capabilities(); snapshotUndeletable(caps, state.Kind) {
 			resp.Diagnostics.AddWarning("Snapshot will only be removed from state",
-				fmt.Sprintf("%s cannot delete snapshots: destroying snapshot %q removes it from the Terraform state, "+
-					"but it stays on the platform. %s", r.platform.Name(), state.ID.ValueString(), snapshotExpiryPhrase(state.ExpiresAt)))
+				fmt.Sprintf("%s cannot delete %s: destroying snapshot %q removes it from the Terraform state, "+
+					"but it stays on the platform. %s", r.platform.Name(), snapshotUndeletableWhat(caps, state.Kind),
+					state.ID.ValueString(), snapshotExpiryPhrase(state.ExpiresAt)))
 		}
 		return
 	}

@@ -22,8 +22,7 @@ func TestSnapshotSetRetention(t *testing.T) {
 		kind     platform.SnapshotKind
 		ttl      string
 		reported time.Time
-		// overrides of the policy, which holds the rows of the platforms
-		// to come too (Fly, Modal, Daytona: retention.Upcoming).
+		// overrides of the policy of the registered platforms.
 		overrides map[string]time.Duration
 		want      [4]string // expires_at, retention_status, rule, action ("" = null)
 	}{
@@ -49,7 +48,7 @@ func TestSnapshotSetRetention(t *testing.T) {
 			if tt.ttl != "" {
 				m.TTL = types.StringValue(tt.ttl)
 			}
-			rs := retentionSettings{policy: retentionTestPolicyWithUpcoming(t, tt.overrides), warnBefore: 72 * time.Hour, clock: clock}
+			rs := retentionSettings{policy: retentionTestPolicy(t, tt.overrides), warnBefore: 72 * time.Hour, clock: clock}
 			snapshotSetRetention(&m, &platform.Snapshot{ExpiresAt: tt.reported}, tt.platform, rs)
 			for i, v := range []types.String{m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction} {
 				if (tt.want[i] == "" && !v.IsNull()) || (tt.want[i] != "" && v.ValueString() != tt.want[i]) {
@@ -67,7 +66,7 @@ func TestSnapshotSetRetention(t *testing.T) {
 // warns near its deadline; a new one with a short ttl warns up front.
 func TestSnapshotPlanRetention(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	rs := retentionSettings{policy: retentionTestPolicyWithUpcoming(t, nil), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
+	rs := retentionSettings{policy: retentionTestPolicy(t, nil), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
 	// A snapshot in state under each registered platform's snapshot rules,
 	// the warning saying who acts on the deadline by that platform's row.
 	rules := 0

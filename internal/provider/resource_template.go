@@ -360,7 +360,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	tpl, ok := readOrForget(ctx, resp, "template", id, r.platform.Templates().Get,
-		func(diags *diag.Diagnostics) { addGoneWarning(diags, "template", id) })
+		func(diags *diag.Diagnostics, reason string) { addGoneWarning(diags, "template", id, reason) })
 	if !ok {
 		return
 	}

@@ -93,8 +93,7 @@ func TestSandboxPlanUnknownLifecycleNoBogusWarning(t *testing.T) {
 // no ttl is kept 5 days, which warns under a 7-day warn_before; a ttl known
 // only after apply may be 60 days, so it must not warn.
 func TestSnapshotPlanUnknownTTLNoBogusWarning(t *testing.T) {
-	// Fly is not registered yet: its rows wait in retention.Upcoming.
-	rs := retentionSettings{policy: retentionTestPolicyWithUpcoming(t, nil), warnBefore: 7 * 24 * time.Hour,
+	rs := retentionSettings{policy: retentionTestPolicy(t, nil), warnBefore: 7 * 24 * time.Hour,
 		clock: retention.NewFakeClock(retentionTestT0)}
 	for _, tt := range []struct {
 		name     string

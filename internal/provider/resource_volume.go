@@ -195,7 +195,7 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 	id := state.ID.ValueString()
 	v, ok := readOrForget(ctx, resp, "volume", id, r.platform.Volumes().Get,
-		func(diags *diag.Diagnostics) { addGoneWarning(diags, "volume", id) })
+		func(diags *diag.Diagnostics, reason string) { addGoneWarning(diags, "volume", id, reason) })
 	if !ok {
 		return
 	}

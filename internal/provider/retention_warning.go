@@ -113,17 +113,20 @@ func addRetentionWarning(diags *diag.Diagnostics, kind, platformName string, d r
 
 // addGoneOrExpiredWarning reports an object gone from the platform. When
 // its recorded deadline has passed, the warning says the platform removed
-// it at that deadline; otherwise it is the plain "gone" warning.
-func addGoneOrExpiredWarning(diags *diag.Diagnostics, kind, id, platformName string, f retentionFields, now time.Time) {
+// it at that deadline; otherwise it is the plain "gone" warning. Either
+// carries reason, why the platform says it is gone, when it says
+// (goneReason).
+func addGoneOrExpiredWarning(diags *diag.Diagnostics, kind, id, platformName string, f retentionFields, now time.Time, reason string) {
 	d, ok := retentionDeadlineFromState(platformName, f)
 	if !ok || now.Before(d.At) {
-		addGoneWarning(diags, kind, id)
+		addGoneWarning(diags, kind, id, reason)
 		return
 	}
 	diags.AddWarning(fmt.Sprintf("%s removed at its retention deadline", retentionTitle(kind)),
 		fmt.Sprintf("The %s %q is no longer on %s. Its retention deadline passed at %s: the %s rule was to %s it then, "+
-			"so it was removed at its retention deadline%s. It has been removed from the state, and the plan will create it again.",
-			kind, id, platformName, d.At.UTC().Format(time.RFC3339), d.Rule, d.Action, retentionRemovedBy(platformName, d)))
+			"so it was removed at its retention deadline%s.%s It has been removed from the state, and the plan will create it again.",
+			kind, id, platformName, d.At.UTC().Format(time.RFC3339), d.Rule, d.Action, retentionRemovedBy(platformName, d),
+			goneReasonSentence(reason)))
 }
 
 // retentionRemovedBy says who removes an object at an unenforced deadline.

@@ -84,21 +84,30 @@ func TestAddGoneOrExpiredWarning(t *testing.T) {
 	future := past
 	future.ExpiresAt = types.StringValue("2026-03-02T10:00:00Z")
 	none := retentionFields{ExpiresAt: types.StringNull(), Status: types.StringValue("ok"), Rule: types.StringNull(), Action: types.StringNull()}
+	const reason = "finished: timed out (exit code 124)"
 	tests := []struct {
-		name string
-		f    retentionFields
-		want []string
+		name   string
+		f      retentionFields
+		reason string
+		want   []string
+		reject []string // substrings the warning must not hold
 	}{
 		{name: "past its deadline", f: past, want: []string{"Sandbox removed at its retention deadline",
 			`The sandbox "box1" is no longer on docker. Its retention deadline passed at 2026-03-01T10:00:00Z: the paused_sandbox rule was to delete it then`,
-			"removed from the state, and the plan will create it again"}},
-		{name: "deadline not reached: plain gone warning", f: future, want: []string{"sandbox no longer exists", "deleted outside Terraform"}},
+			"removed from the state, and the plan will create it again"}, reject: []string{"says why"}},
+		{name: "past its deadline, with the platform's reason", f: past, reason: reason, want: []string{
+			"removed at its retention deadline", "The platform says why it is gone: " + reason + ". It has been removed"}},
+		{name: "deadline not reached: plain gone warning", f: future, want: []string{"sandbox no longer exists", "deleted outside Terraform"},
+			reject: []string{"says why"}},
+		{name: "deadline not reached, with the platform's reason", f: future, reason: reason + ".", want: []string{
+			"sandbox no longer exists", "The platform says why it is gone: " + reason + ". It has been removed"},
+			reject: []string{".."}},
 		{name: "no deadline: plain gone warning", f: none, want: []string{"sandbox no longer exists"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			addGoneOrExpiredWarning(&diags, "sandbox", "box1", "docker", tt.f, retentionTestNow)
+			addGoneOrExpiredWarning(&diags, "sandbox", "box1", "docker", tt.f, retentionTestNow, tt.reason)
 			if diags.WarningsCount() != 1 || diags.HasError() {
 				t.Fatalf("want exactly one warning, got %v", diags)
 			}
@@ -106,6 +115,11 @@ func TestAddGoneOrExpiredWarning(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("%q lacks %q", text, w)
+				}
+			}
+			for _, w := range tt.reject {
+				if strings.Contains(text, w) {
+					t.Errorf("%q holds %q", text, w)
 				}
 			}
 		})

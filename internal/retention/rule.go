@@ -5,8 +5,7 @@
 //
 // It holds no platform's rules: each platform package declares its own rows
 // (platform.Definition.Retention), and callers build a Table from the rules
-// of the platforms they register. Rows of platforms not built yet wait in
-// Upcoming.
+// of the platforms they register.
 //
 // It is pure: no I/O, no framework, no clock of its own. Callers pass `now`
 // and the recorded facts, so the same inputs always give the same deadline.

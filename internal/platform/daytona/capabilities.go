@@ -32,6 +32,7 @@ const (
 	whyOnTimeout           = "Daytona has no absolute runtime limit, so nothing happens at a timeout; remove on_timeout (idle_timeout stops an idle sandbox)"
 	whyDenyOut             = "Daytona filters outbound traffic by an allow list only; remove deny_out and list what the sandbox may reach in allow_out with internet = false"
 	whyAutoResume          = "Daytona does not resume a paused sandbox on traffic; remove auto_resume and set state = \"running\""
+	whyMemorySnapshots     = "Daytona's memory snapshots need no opt-in when a sandbox is created (a Windows-class sandbox takes them as it is); remove memory_snapshots or set it to false"
 	whyVolumeSnapshot      = "Daytona cannot snapshot volumes; snapshot the sandbox that mounts it with sandbox_id"
 	whySnapshotTTL         = "Daytona snapshots do not expire (an unused one is deactivated after 14 days, not deleted); remove ttl and destroy the snapshot when it is no longer needed"
 	whySnapshotLabels      = "Daytona snapshots carry no labels; remove labels (find snapshots by name with the sbx_snapshot(s) data sources)"
@@ -116,6 +117,8 @@ func attributes() platform.Attributes {
 		platform.AttrSandboxNetworkAllowOut: {Support: platform.InPlace, Doc: docAllowOut},
 		platform.AttrSandboxNetworkDenyOut:  {Why: whyDenyOut},
 		platform.AttrSandboxAutoResume:      {Why: whyAutoResume},
+		// Accepted as false only: includeMemory is chosen per snapshot.
+		platform.AttrSandboxMemorySnapshots: {Support: platform.Replace, Values: []string{"false"}, Why: whyMemorySnapshots},
 
 		// POST /sandbox/{id}/snapshot {name, includeMemory}.
 		platform.AttrSnapshotSandboxID: {Support: platform.Replace, Doc: docSnapSource},

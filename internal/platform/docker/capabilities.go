@@ -18,6 +18,7 @@ const (
 	whyArchive     = "this platform has no archived state; remove auto_archive_after"
 	whyMemorySnap  = "snapshots hold the filesystem only; remove `include_memory` (a filesystem snapshot is planned) or set it to false"
 	whySnapshotTTL = "snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed"
+	whyBoxMemory   = "this platform has no memory snapshots (a snapshot holds the filesystem only); remove memory_snapshots or set it to false"
 	whyAutoResume  = "the engine resumes no paused container by itself; remove auto_resume or set it to false (set state = \"running\" to resume a box)"
 	whyEgressRules = "the engine filters no outbound traffic by destination; remove allow_out and deny_out " +
 		"(`internet = false` cuts the box off the network entirely)"
@@ -106,6 +107,8 @@ var attributes = platform.Attributes{
 	// Accepted as false only: nothing resumes a container by itself.
 	platform.AttrSandboxAutoResume:     {Support: platform.Replace, Values: []string{"false"}, Why: whyAutoResume},
 	platform.AttrSandboxNetworkDenyOut: {Why: whyEgressRules},
+	// Accepted as false only: a commit holds no memory.
+	platform.AttrSandboxMemorySnapshots: {Support: platform.Replace, Values: []string{"false"}, Why: whyBoxMemory},
 
 	platform.AttrSnapshotSandboxID:     {Support: platform.Replace, Doc: docSnapshotSandbox},
 	platform.AttrSnapshotVolumeID:      {Support: platform.Replace, Doc: docSnapshotVolume},

@@ -32,6 +32,7 @@ const (
 	whyAutoDelete     = "this platform does not delete stopped sandboxes by itself; remove auto_delete_after"
 	whyVolumeSnapshot = "this platform cannot snapshot volumes; snapshot the sandbox that mounts it with `sandbox_id`"
 	whyFSOnlySnapshot = "snapshots always include memory; remove `include_memory` (a memory snapshot is planned) or set it to true"
+	whyBoxMemory      = "memory snapshots need no opt-in when a sandbox is created here (every snapshot holds memory); remove memory_snapshots or set it to false"
 	whySnapshotTTL    = "snapshots do not expire here; remove `ttl` and destroy the snapshot when it is no longer needed"
 	whySnapshotLabels = "snapshots carry no labels on this platform; remove labels (find snapshots by name, name_regex or sandbox_id with the sbx_snapshot(s) data sources)"
 )
@@ -120,6 +121,7 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrSandboxNetworkDenyOut:  {Support: platform.InPlace, Doc: docNetworkDenyOut},
 		// The create request's autoResume {enabled}, fixed at create.
 		platform.AttrSandboxAutoResume:       {Support: platform.Replace, Doc: docAutoResume},
+		platform.AttrSandboxMemorySnapshots:  {Support: platform.Replace, Values: []string{"false"}, Why: whyBoxMemory}, // any box snapshots with its memory
 		platform.AttrSandboxIdleTimeout:      {Why: whyIdle},
 		platform.AttrSandboxAutoArchiveAfter: {Why: whyArchive},
 		platform.AttrSandboxAutoDeleteAfter:  {Why: whyAutoDelete},

@@ -25,6 +25,7 @@ const (
 	whyDeadline     = "Fly has no per-machine deadline; remove it, and stop or destroy the sandbox yourself (or set state)"
 	whyNetwork      = "Fly has no per-machine outbound network rules; remove the network block"
 	whyAutoResume   = "Fly resumes a suspended machine on traffic only through Fly Proxy services, which the provider does not configure; remove auto_resume and set state = \"running\""
+	whyMemorySnaps  = "Fly has no memory snapshots (it snapshots volumes only); remove memory_snapshots or set it to false"
 	whySnapSandbox  = "Fly snapshots volumes, not machines; snapshot the sandbox's volume with volume_id"
 	whySnapMemory   = "Fly volume snapshots hold the volume's data only; remove include_memory or set it to false"
 	whySnapTTL      = "Fly keeps a volume's snapshots its snapshot_retention days; set snapshot_retention on the sbx_volume and remove ttl"
@@ -91,6 +92,8 @@ func attributes() platform.Attributes {
 		platform.AttrSandboxNetworkAllowOut:  {Why: whyNetwork},
 		platform.AttrSandboxNetworkDenyOut:   {Why: whyNetwork},
 		platform.AttrSandboxAutoResume:       {Why: whyAutoResume},
+		// Accepted as false only: a machine's memory is never snapshotted.
+		platform.AttrSandboxMemorySnapshots: {Support: platform.Replace, Values: []string{"false"}, Why: whyMemorySnaps},
 
 		// POST /volumes/{id}/snapshots (no body, no answer).
 		platform.AttrSnapshotVolumeID:      {Support: platform.Replace, Doc: docSnapVol},

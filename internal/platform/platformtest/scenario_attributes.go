@@ -162,6 +162,8 @@ func attributeCases(h Harness) map[string]attributeCase {
 		platform.AttrSandboxNetworkDenyOut:  inBlock("network", "deny_out", `["10.9.0.0/16"]`, `["10.9.0.0/16"]`, `["10.8.0.0/16"]`, "deny_out.0", "10.8.0.0/16"),
 		platform.AttrSandboxAutoResume: {name: "auto_resume", refused: "true", values: []string{"true", "false"},
 			from: "false", to: "true", needs: []string{`  on_timeout = "pause"`, fmt.Sprintf("  timeout = %q", hclDuration(timeoutTo))}},
+		// Chosen when the box is made: no in-place change.
+		platform.AttrSandboxMemorySnapshots:  {name: "memory_snapshots", refused: "true", values: []string{"true", "false"}},
 		platform.AttrSandboxIdleTimeout:      duration("idle_timeout", "30m", "1h"),
 		platform.AttrSandboxAutoArchiveAfter: duration("auto_archive_after", "1h", "2h"),
 		platform.AttrSandboxAutoDeleteAfter:  duration("auto_delete_after", "1h", "2h"),

@@ -1,0 +1,85 @@
+package modal
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+)
+
+// srv is the one fake of this test binary: the SDK reads MODAL_SERVER_URL
+// from the process environment, so every test shares it and keeps to a
+// workspace of its own.
+var srv *modalfake.Server
+
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	s, err := modalfake.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer s.Close()
+	srv = s
+	dir, err := os.MkdirTemp("", "modal-platform")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	// No user's ~/.modal.toml or MODAL_* variables may reach the tests.
+	for k, v := range map[string]string{
+		"MODAL_SERVER_URL":   s.URL(),
+		"MODAL_CONFIG_PATH":  filepath.Join(dir, "absent.toml"),
+		"MODAL_ENVIRONMENT":  "",
+		"MODAL_PROFILE":      "",
+		"MODAL_TOKEN_ID":     "",
+		"MODAL_TOKEN_SECRET": "",
+		"MODAL_SANDBOX_V2":   "",
+	} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
+// envMu serialises platforms made with MODAL_SANDBOX_V2 switched: the SDK
+// reads it from the process environment when its client is made.
+var envMu sync.Mutex
+
+// fixture is a workspace of the fake and a platform on it.
+type fixture struct {
+	w   *modalfake.Workspace
+	p   *Platform
+	ctx context.Context
+}
+
+// newFixture makes a workspace and a platform of it; v1 makes the SDK use
+// Modal's V1 sandbox calls (MODAL_SANDBOX_V2=false).
+func newFixture(t *testing.T, v1 bool) *fixture {
+	t.Helper()
+	w := srv.NewWorkspace(t)
+	envMu.Lock()
+	if v1 {
+		t.Setenv("MODAL_SANDBOX_V2", "false")
+	}
+	p, err := New(Config{TokenID: w.TokenID(), TokenSecret: w.TokenSecret(), App: "sbx-test"})
+	envMu.Unlock()
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	p.lookupSleep = func(context.Context, time.Duration) error { return nil }
+	p.now = w.Now
+	t.Cleanup(func() { _ = p.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return &fixture{w: w, p: p, ctx: ctx}
+}

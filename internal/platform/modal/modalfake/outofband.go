@@ -1,0 +1,45 @@
+package modalfake
+
+import (
+	"fmt"
+
+	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
+)
+
+// TerminateSandbox ends a running sandbox as someone else would (the
+// dashboard, another client): it finishes with GENERIC_STATUS_TERMINATED.
+func (w *Workspace) TerminateSandbox(id string) error {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	sb, ok := w.sandboxes[id]
+	if !ok {
+		return fmt.Errorf("modalfake: no sandbox %q", id)
+	}
+	if sb.finished {
+		return fmt.Errorf("modalfake: sandbox %s has already finished", id)
+	}
+	w.finish(sb, pb.GenericResult_GENERIC_STATUS_TERMINATED, "Sandbox terminated")
+	return nil
+}
+
+// DeleteImage removes an image as someone else would.
+func (w *Workspace) DeleteImage(id string) error {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if _, ok := w.images[id]; !ok {
+		return fmt.Errorf("modalfake: no image %q", id)
+	}
+	w.dropImage(id)
+	return nil
+}
+
+// CreateVolume makes a VolumeFS V2 volume as someone else would, and gives
+// its id; a volume of that name already there is kept and its id given.
+func (w *Workspace) CreateVolume(name string) string {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if v := w.volumeByName(name); v != nil {
+		return v.id
+	}
+	return w.newVolume(name, pb.VolumeFsVersion_VOLUME_FS_VERSION_V2).id
+}
