@@ -367,11 +367,18 @@ func (m *snapshotModel) applySnapshot(caps platform.Capabilities, s *platform.Sn
 	}
 	m.Labels = mapToTF(platform.UserLabels(s.Labels), m.Labels)
 	m.Kind = types.StringValue(string(kind))
-	m.CreatedAt = types.StringNull()
-	if caps.SnapshotCreatedAt {
+	// When a snapshot was made and when it expires never change: where a
+	// later read cannot tell them (a platform that knows them only from a
+	// record it may no longer find), the values recorded are kept.
+	switch {
+	case !caps.SnapshotCreatedAt:
+		m.CreatedAt = types.StringNull()
+	case !s.CreatedAt.IsZero() || !knownString(m.CreatedAt):
 		m.CreatedAt = timeStringOrNull(s.CreatedAt)
 	}
-	m.ExpiresAt = timeStringOrNull(s.ExpiresAt)
+	if !s.ExpiresAt.IsZero() || !knownString(m.ExpiresAt) {
+		m.ExpiresAt = timeStringOrNull(s.ExpiresAt)
+	}
 	// A platform that reports no size says 0; null keeps that from reading
 	// as an empty snapshot.
 	m.SizeBytes = types.Int64Null()
@@ -409,3 +416,6 @@ func snapshotExpiryPhrase(expiresAt types.String) string {
 func snapshotLabelsChanged(_ context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
 	resp.RequiresReplace = !mapsSame(req.StateValue, req.PlanValue)
 }
+
+// knownString reports whether v holds a value: neither null nor unknown.
+func knownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }

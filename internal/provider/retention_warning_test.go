@@ -156,7 +156,7 @@ func TestRetentionRuleEnforced(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ platform, key string }{
-		{testplatName, "running_sandbox"}, {"modal", "memory_snapshot"}, {"", ""},
+		{testplatName, "running_sandbox"}, {"nowhere", "memory_snapshot"}, {"", ""},
 	} {
 		if retentionRuleEnforced(c.platform, c.key) {
 			t.Errorf("retentionRuleEnforced(%q, %q) = true for a platform not registered", c.platform, c.key)

@@ -46,7 +46,7 @@ const (
 
 // What the documentation of an attribute says of Modal (platform.Attribute.Doc).
 const (
-	docImage        = "a registry reference Modal builds an Image from; images are content-addressed, so identical images share one id"
+	docImage        = "a registry reference Modal builds an Image from, with a last layer labelling it with the create's marks, so no two templates share an Image (Modal's images are content-addressed)"
 	docDockerfile   = "its FROM line is the base image and every other instruction is built by Modal's image builder as a Dockerfile command; a COPY or ADD of local files is a plan-time error (the SDK uploads no build context; `COPY --from=` works), and the SDK gives no build log, so a failed build reports Modal's exception text"
 	docFromTemplate = "the Dockerfile's instructions are built on the other template's Image"
 	docState        = "`running` only: Modal has no pause or stop"
@@ -54,7 +54,7 @@ const (
 	docEnv          = "set when the sandbox is made (the SDK passes it as a secret) and never logged; not reported back"
 	docLabels       = "the sandbox's Modal tags, set in place"
 	docMount        = "a Modal volume (v2) by name, read-only where asked; not reported back"
-	docFromSnapshot = "a filesystem snapshot starts a new sandbox from its Image; a memory snapshot is restored (its memory and files) by Modal, which cannot re-mount volumes, so a volume_mount with it is a plan-time error"
+	docFromSnapshot = "a filesystem snapshot starts a new sandbox from its Image; a memory snapshot is restored by Modal as the sandbox it was taken of (its memory, files, size, env and deadlines), so volume_mount, cpu_count, memory_mb, env, timeout, idle_timeout, network and memory_snapshots with it are plan-time errors"
 	docTimeout      = "300 s when omitted (the SDK's default), at most 24 h; Modal ends the sandbox then, and the next plan creates it again with a warning naming the deadline"
 	docIdle         = "Modal ends the sandbox after this long without activity (an exec, stdin, an open tunnel connection)"
 	docInternet     = "`false` blocks all of the sandbox's network traffic"
@@ -72,8 +72,8 @@ func attributes() platform.Attributes {
 	kept := func(a platform.Attribute) platform.Attribute { a.Unreported = true; return a }
 	return platform.Attributes{
 		// Images.FromRegistry / DockerfileCommands, then Image.Build.
-		platform.AttrTemplateImage:        {Support: platform.Replace, Doc: docImage},
-		platform.AttrTemplateDockerfile:   {Support: platform.Replace, Doc: docDockerfile},
+		platform.AttrTemplateImage:        {Support: platform.Replace, Unreported: true, Doc: docImage},
+		platform.AttrTemplateDockerfile:   {Support: platform.Replace, Unreported: true, Doc: docDockerfile},
 		platform.AttrTemplateFromTemplate: {Support: platform.Replace, Unreported: true, Doc: docFromTemplate},
 		platform.AttrTemplateStartCmd:     {Why: whyTplCmd},
 		platform.AttrTemplateReadyCmd:     {Why: whyTplCmd},

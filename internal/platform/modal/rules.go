@@ -12,16 +12,41 @@ import (
 type sandboxRules struct{ p *Platform }
 
 // CheckSandbox implements platform.SandboxRules: a box restored from a
-// memory snapshot mounts no volume, since the SDK's restore takes none
-// (Modal's SandboxRestore has volume mounts; the SDK does not pass them).
+// memory snapshot is the snapshot's box, so the SDK's restore takes
+// nothing of the configuration but its name: no volume mounts (Modal's
+// SandboxRestore has them; the SDK does not pass them), no size, env,
+// deadlines, network or memory snapshot setting. Each one set is a
+// plan-time error rather than a setting silently dropped.
 func (r sandboxRules) CheckSandbox(_ context.Context, plan platform.SandboxPlan) []platform.Problem {
 	id := plan.Spec.FromSnapshotID
-	if id == "" || isImageID(id) || len(plan.Spec.VolumeMounts) == 0 {
+	if id == "" || isImageID(id) {
 		return nil
 	}
-	return []platform.Problem{{Attribute: "volume_mount", Index: 0, Summary: "Volume mount on a sandbox restored from a memory snapshot",
-		Detail: fmt.Sprintf("from_snapshot_id = %q is a Modal memory snapshot, and the SDK's restore cannot re-mount volumes. "+
-			"Remove the volume_mount blocks, or start the sandbox from a filesystem snapshot (an im-… id) or a template.", id)}}
+	spec := plan.Spec
+	var problems []platform.Problem
+	refuse := func(attr, what string, set bool) {
+		if !set {
+			return
+		}
+		problems = append(problems, platform.Problem{Attribute: attr, Index: -1,
+			Summary: fmt.Sprintf("%s on a sandbox restored from a memory snapshot", attr),
+			Detail: fmt.Sprintf("from_snapshot_id = %q is a Modal memory snapshot: the restored sandbox is the one the snapshot "+
+				"was taken of, with its %s, and the SDK's restore takes no %s. Remove %s, or start the sandbox from a "+
+				"filesystem snapshot (an im-… id) or a template.", id, what, attr, attr)})
+	}
+	if len(spec.VolumeMounts) > 0 {
+		problems = append(problems, platform.Problem{Attribute: "volume_mount", Index: 0, Summary: "Volume mount on a sandbox restored from a memory snapshot",
+			Detail: fmt.Sprintf("from_snapshot_id = %q is a Modal memory snapshot, and the SDK's restore cannot re-mount volumes. "+
+				"Remove the volume_mount blocks, or start the sandbox from a filesystem snapshot (an im-… id) or a template.", id)})
+	}
+	refuse("cpu_count", "size", spec.CPUCount > 0)
+	refuse("memory_mb", "size", spec.MemoryMB > 0)
+	refuse("env", "environment", len(spec.Env) > 0)
+	refuse("timeout", "timeout", spec.Lifecycle.Timeout > 0)
+	refuse("idle_timeout", "idle timeout", spec.Lifecycle.IdleTimeout > 0)
+	refuse("network", "network rules", spec.Network != nil)
+	refuse("memory_snapshots", "memory snapshot setting", spec.MemorySnapshots)
+	return problems
 }
 
 // snapshotRules judges a planned snapshot against its source box

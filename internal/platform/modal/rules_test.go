@@ -2,6 +2,7 @@ package modal
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -17,6 +18,15 @@ func TestSandboxRules(t *testing.T) {
 		{name: "memory snapshot alone", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc"}},
 		{name: "filesystem snapshot with a mount", spec: platform.SandboxSpec{FromSnapshotID: "im-abc", VolumeMounts: mount}},
 		{name: "template with a mount", spec: platform.SandboxSpec{TemplateID: "im-abc", VolumeMounts: mount}},
+		{name: "memory snapshot with a size", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", CPUCount: 2}, want: "cpu_count"},
+		{name: "memory snapshot with memory", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", MemoryMB: 512}, want: "memory_mb"},
+		{name: "memory snapshot with env", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", Env: map[string]string{"A": "1"}}, want: "env"},
+		{name: "memory snapshot with a timeout", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", Lifecycle: platform.Lifecycle{Timeout: time.Hour}}, want: "timeout"},
+		{name: "memory snapshot with an idle timeout", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", Lifecycle: platform.Lifecycle{IdleTimeout: time.Minute}}, want: "idle_timeout"},
+		{name: "memory snapshot with network rules", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", Network: &platform.Network{AllowOut: []string{"10.0.0.0/8"}}}, want: "network"},
+		{name: "memory snapshot with memory snapshots", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", MemorySnapshots: true}, want: "memory_snapshots"},
+		{name: "filesystem snapshot with every setting", spec: platform.SandboxSpec{FromSnapshotID: "im-abc", CPUCount: 2, MemoryMB: 512,
+			Env: map[string]string{"A": "1"}, Lifecycle: platform.Lifecycle{Timeout: time.Hour}, MemorySnapshots: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,6 +57,12 @@ func TestSandboxCreate(t *testing.T) {
 	if user := platform.UserLabels(sb.Labels); !maps.Equal(user, map[string]string{"env": "dev"}) {
 		t.Fatalf("user labels = %v", user)
 	}
+	// What Modal does not report comes back from the create's tags.
+	created := f.w.Now()
+	if sb.TemplateID == "" || sb.TemplateID != v.ImageID || !sb.StartedAt.Equal(created) || !sb.ExpiresAt.Equal(created.Add(time.Hour)) {
+		t.Fatalf("recorded fields = template %q (image %q), started %s, expires %s; created %s",
+			sb.TemplateID, v.ImageID, sb.StartedAt, sb.ExpiresAt, created)
+	}
 }
 
 func TestSandboxDefaultTimeout(t *testing.T) {

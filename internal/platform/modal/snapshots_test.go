@@ -106,6 +106,13 @@ func TestMemorySnapshot(t *testing.T) {
 	if v.RestoredFrom != snap.ID || v.Name != "again" || v.Tags["k"] != "w" || v.Tags[platform.LabelCreateToken] != marks.CreateToken {
 		t.Fatalf("restored = %+v", v)
 	}
+	if restored.FromSnapshotID != snap.ID || restored.TemplateID != "" {
+		t.Fatalf("restored reads as from %q, template %q", restored.FromSnapshotID, restored.TemplateID)
+	}
+	child, err := f.p.Snapshots().Create(f.ctx, platform.SnapshotSpec{SandboxID: restored.ID})
+	if err != nil || child.ParentSnapshotID != snap.ID {
+		t.Fatalf("snapshot of the restored box = %+v, %v; want parent %s", child, err, snap.ID)
+	}
 }
 
 func TestSnapshotListNewestFirst(t *testing.T) {

@@ -3,6 +3,10 @@ package modal
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 
 	modal "github.com/modal-labs/modal-client/go"
 
@@ -48,9 +52,16 @@ func (t *templates) Create(ctx context.Context, spec platform.TemplateSpec) (*pl
 		BuildID: built.ImageID, Status: templateReady, CreatedAt: t.p.now().UTC(), Labels: map[string]string{}}, nil
 }
 
-// image is the SDK's (unbuilt) image of a spec.
+// image is the SDK's (unbuilt) image of a spec. Its last layer labels the
+// image with the create's marks: Modal images are content-addressed, so
+// without them two templates of the same content (in two states, or one
+// made by hand) would be one image, and destroying either would delete
+// the other's. With them every create builds an image of its own (only
+// that small layer; Modal caches the rest), and the image says which
+// create made it.
 func (t *templates) image(ctx context.Context, spec platform.TemplateSpec) (*modal.Image, error) {
 	images := t.p.client.Images
+	marks := markCommand(spec.Marks.Ensure())
 	switch {
 	case spec.FromTemplate != "":
 		steps, err := planBuild(spec.Dockerfile, true)
@@ -61,17 +72,30 @@ func (t *templates) image(ctx context.Context, spec platform.TemplateSpec) (*mod
 		if err != nil {
 			return nil, fmt.Errorf("from_template: %w", notFoundOr(err, "template", spec.FromTemplate))
 		}
-		return base.DockerfileCommands(steps.Commands, nil), nil
+		return base.DockerfileCommands(append(steps.Commands, marks), nil), nil
 	case spec.Dockerfile != "":
 		steps, err := planBuild(spec.Dockerfile, false)
 		if err != nil {
 			return nil, err
 		}
-		return images.FromRegistry(steps.Base, nil).DockerfileCommands(steps.Commands, nil), nil
+		return images.FromRegistry(steps.Base, nil).DockerfileCommands(append(steps.Commands, marks), nil), nil
 	case spec.Image != "":
-		return images.FromRegistry(spec.Image, nil), nil
+		return images.FromRegistry(spec.Image, nil).DockerfileCommands([]string{marks}, nil), nil
 	}
 	return nil, fmt.Errorf("modal template: give image, dockerfile, or from_template with a dockerfile")
+}
+
+// markCommand is the Dockerfile LABEL instruction carrying marks, keys
+// sorted so the same marks always make the same layer.
+func markCommand(marks platform.Marks) string {
+	labels := marks.Labels()
+	labels[platform.LabelManaged] = "true"
+	keys := slices.Sorted(maps.Keys(labels))
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%s", k, strconv.Quote(labels[k])))
+	}
+	return "LABEL " + strings.Join(parts, " ")
 }
 
 // Rebuild implements platform.TemplateService; never called: images are

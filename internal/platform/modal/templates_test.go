@@ -15,8 +15,8 @@ func TestTemplateCreate(t *testing.T) {
 		wantErr    string
 		wantCmd    string // a command the final image was built with
 	}{
-		{name: "image", spec: platform.TemplateSpec{Name: "py", Image: "python:3.12"}, wantStatus: templateReady, wantCmd: "FROM python:3.12"},
-		{name: "dockerfile", spec: platform.TemplateSpec{Name: "tools", Dockerfile: "FROM alpine:3.21\nRUN apk add git\n"},
+		{name: "image", spec: platform.TemplateSpec{Name: "py", Image: "python:3.12", Marks: platform.NewMarks("team")}, wantStatus: templateReady, wantCmd: "FROM base"},
+		{name: "dockerfile", spec: platform.TemplateSpec{Name: "tools", Dockerfile: "FROM alpine:3.21\nRUN apk add git\n", Marks: platform.NewMarks("team")},
 			wantStatus: templateReady, wantCmd: "RUN apk add git"},
 		{name: "failed build keeps its image", spec: platform.TemplateSpec{Name: "bad", Dockerfile: "FROM alpine:3.21\nRUN false\n"},
 			wantStatus: templateFailed, wantErr: `the command "RUN false" exited with status 1`},
@@ -47,6 +47,12 @@ func TestTemplateCreate(t *testing.T) {
 			}
 			if !containsCommand(img.DockerfileCommands, tt.wantCmd) {
 				t.Fatalf("image commands = %q, want %q", img.DockerfileCommands, tt.wantCmd)
+			}
+			// The last layer carries the create's marks, so the image is
+			// this template's own.
+			if last := img.DockerfileCommands[len(img.DockerfileCommands)-1]; !strings.Contains(last, `sbx.terraform.create-token="`+tt.spec.Marks.CreateToken) ||
+				!strings.HasPrefix(last, "LABEL ") {
+				t.Fatalf("last command = %q, want the LABEL of the create's marks", last)
 			}
 			got, err := f.p.Templates().Get(f.ctx, tpl.ID)
 			if err != nil || got.ID != tpl.ID || got.Status != templateReady {
@@ -101,5 +107,29 @@ func TestTemplateDelete(t *testing.T) {
 	}
 	if list, err := f.p.Templates().List(f.ctx, platform.TemplateFilter{}); err != nil || len(list) != 0 {
 		t.Fatalf("List = %v, %v; Modal lists no images", list, err)
+	}
+}
+
+// TestTemplateSameContentOwnImages: two templates of one content are two
+// images, so destroying one leaves the other's.
+func TestTemplateSameContentOwnImages(t *testing.T) {
+	f := newFixture(t, false)
+	spec := platform.TemplateSpec{Name: "same", Dockerfile: "FROM alpine:3.21\nRUN apk add git\n"}
+	a, err := f.p.Templates().Create(f.ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.p.Templates().Create(f.ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ID == b.ID {
+		t.Fatalf("both templates are image %s: destroying one would delete the other's", a.ID)
+	}
+	if err := f.p.Templates().Delete(f.ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.p.Templates().Get(f.ctx, b.ID); err != nil {
+		t.Fatalf("the other template after the first was deleted: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -128,7 +130,10 @@ provider "sbx" {
 }
 
 // modalTemplateBuilt checks the fake's Image behind the template at addr:
-// built (ready) with exactly the Dockerfile commands given after FROM.
+// built (ready), its Dockerfile commands exactly commands followed by the
+// LABEL of the create's marks (the provider's last layer, which makes the
+// Image the template's own), and built on an Image of the registry image
+// base (the Dockerfile's FROM line).
 func modalTemplateBuilt(ws *modalfake.Workspace, addr, base string, commands ...string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		id, err := acctest.ResourceID(s, addr)
@@ -142,17 +147,18 @@ func modalTemplateBuilt(ws *modalfake.Workspace, addr, base string, commands ...
 		if img.Status != "ready" {
 			return fmt.Errorf("the fake's image %s (%s) is %s (%s), want ready", id, addr, img.Status, img.Exception)
 		}
-		// The last commands are the Dockerfile's own; the SDK may prepend
-		// its FROM line (the base) to them.
+		// The SDK writes its own FROM line (naming the base Image) first.
 		got := img.DockerfileCommands
-		if len(got) < len(commands) {
-			return fmt.Errorf("the fake's image %s (%s) has commands %q, want %q after FROM %s", id, addr, got, commands, base)
+		if len(got) < len(commands)+1 || !slices.Equal(got[len(got)-len(commands)-1:len(got)-1], commands) {
+			return fmt.Errorf("the fake's image %s (%s) has commands %q, want them to end with %q and the marks' LABEL", id, addr, got, commands)
 		}
-		tail := got[len(got)-len(commands):]
-		for i := range commands {
-			if tail[i] != commands[i] {
-				return fmt.Errorf("the fake's image %s (%s) has commands %q, want %q after FROM %s", id, addr, got, commands, base)
-			}
+		if last := got[len(got)-1]; !strings.HasPrefix(last, "LABEL ") || !strings.Contains(last, "sbx.terraform.create-token=") {
+			return fmt.Errorf("the fake's image %s (%s) ends with %q, want the LABEL of the create's marks", id, addr, last)
+		}
+		baseImg, ok := ws.Image(img.BaseImageID)
+		if !ok || !slices.Contains(baseImg.DockerfileCommands, "FROM "+base) {
+			return fmt.Errorf("the fake's image %s (%s) is built on %q (commands %q), want an Image of FROM %s",
+				id, addr, img.BaseImageID, baseImg.DockerfileCommands, base)
 		}
 		return nil
 	}

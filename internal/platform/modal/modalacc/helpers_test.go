@@ -114,14 +114,14 @@ func modalPlans(addr string, action plancheck.ResourceActionType) resource.Confi
 }
 
 // modalImportStep imports addr and compares it with the state Terraform
-// made, but for what Modal does not report (modalUnreported) and extra.
-func modalImportStep(addr string, extra ...string) resource.TestStep {
+// made, but for what Modal does not report (modalUnreported).
+func modalImportStep(addr string) resource.TestStep {
 	kind := strings.TrimPrefix(strings.SplitN(addr, ".", 2)[0], "sbx_")
 	return resource.TestStep{
 		ResourceName:            addr,
 		ImportState:             true,
 		ImportStateVerify:       true,
-		ImportStateVerifyIgnore: append(modalUnreported(kind), extra...),
+		ImportStateVerifyIgnore: modalUnreported(kind),
 	}
 }
 

@@ -41,7 +41,11 @@ func runWithFake(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(home)
+	defer func() {
+		if err := os.RemoveAll(home); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}()
 	srv, err := modalfake.Start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -201,6 +201,18 @@ func TestAccModalMemorySnapshotRestore(t *testing.T) {
 					modalLiveCount(ws, 1),
 				),
 			},
+			{
+				// Modal cannot look a memory snapshot up, and its record
+				// sits in the tags of a sandbox no longer listed: a
+				// refresh keeps when it was made and when it expires.
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrSet("sbx_snapshot.snap", "created_at"),
+					resource.TestCheckResourceAttrSet("sbx_snapshot.snap", "expires_at"),
+					resource.TestCheckResourceAttr("sbx_snapshot.snap", "retention_rule", "memory_snapshot"),
+				),
+			},
 		},
 	})
 }
