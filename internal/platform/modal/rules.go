@@ -11,19 +11,26 @@ import (
 // memory snapshot can do (Extensions.SandboxRules).
 type sandboxRules struct{ p *Platform }
 
-// CheckSandbox implements platform.SandboxRules: a box restored from a
+// CheckSandbox implements platform.SandboxRules: a name Modal refuses is
+// an error at plan time rather than at apply; and a box restored from a
 // memory snapshot is the snapshot's box, so the SDK's restore takes
 // nothing of the configuration but its name: no volume mounts (Modal's
 // SandboxRestore has them; the SDK does not pass them), no size, env,
 // deadlines, network or memory snapshot setting. Each one set is a
 // plan-time error rather than a setting silently dropped.
 func (r sandboxRules) CheckSandbox(_ context.Context, plan platform.SandboxPlan) []platform.Problem {
-	id := plan.Spec.FromSnapshotID
-	if id == "" || isImageID(id) {
-		return nil
-	}
 	spec := plan.Spec
 	var problems []platform.Problem
+	if spec.Name != "" {
+		if p := nameProblem(spec.Name); p != "" {
+			problems = append(problems, platform.Problem{Attribute: "name", Index: -1, Summary: "Invalid Modal sandbox name",
+				Detail: fmt.Sprintf("name = %q %s.", spec.Name, p)})
+		}
+	}
+	id := spec.FromSnapshotID
+	if id == "" || isImageID(id) {
+		return problems
+	}
 	refuse := func(attr, what string, set bool) {
 		if !set {
 			return

@@ -1,6 +1,7 @@
 package modal
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,10 @@ func TestSandboxRules(t *testing.T) {
 		{name: "memory snapshot alone", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc"}},
 		{name: "filesystem snapshot with a mount", spec: platform.SandboxSpec{FromSnapshotID: "im-abc", VolumeMounts: mount}},
 		{name: "template with a mount", spec: platform.SandboxSpec{TemplateID: "im-abc", VolumeMounts: mount}},
+		{name: "a name with a space", spec: platform.SandboxSpec{TemplateID: "im-abc", Name: "my box"}, want: "name"},
+		{name: "a name too long", spec: platform.SandboxSpec{TemplateID: "im-abc", Name: strings.Repeat("a", 65)}, want: "name"},
+		{name: "a name shaped like an app id", spec: platform.SandboxSpec{TemplateID: "im-abc", Name: "ap-0123456789abcdefghijkl"}, want: "name"},
+		{name: "a valid name", spec: platform.SandboxSpec{TemplateID: "im-abc", Name: "agent-1.v2_x"}},
 		{name: "memory snapshot with a size", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", CPUCount: 2}, want: "cpu_count"},
 		{name: "memory snapshot with memory", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", MemoryMB: 512}, want: "memory_mb"},
 		{name: "memory snapshot with env", spec: platform.SandboxSpec{FromSnapshotID: "sn-abc", Env: map[string]string{"A": "1"}}, want: "env"},

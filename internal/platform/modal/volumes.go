@@ -28,6 +28,9 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	if spec.FromSnapshotID != "" || spec.SizeGB > 0 || spec.Region != "" || len(platform.UserLabels(spec.Labels)) > 0 {
 		return nil, &platform.UnsupportedError{Platform: platformName, Capability: "volume size, region, labels or snapshots"}
 	}
+	if p := nameProblem(spec.Name); p != "" {
+		return nil, fmt.Errorf("name = %q %s", spec.Name, p)
+	}
 	_, err := v.p.client.Volumes.FromName(ctx, spec.Name, nil)
 	switch {
 	case err == nil:

@@ -2,6 +2,7 @@ package modal
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -104,4 +105,19 @@ func volumeID(t *testing.T, w *modalfake.Workspace, name string) string {
 		t.Fatalf("no volume %s", name)
 	}
 	return v.ID
+}
+
+// TestVolumeBadName: a name Modal would refuse is an error naming the rule
+// before Modal is asked anything.
+func TestVolumeBadName(t *testing.T) {
+	f := newFixture(t, false)
+	for _, name := range []string{"has space", strings.Repeat("v", 65)} {
+		_, err := f.p.Volumes().Create(f.ctx, platform.VolumeSpec{Name: name})
+		if err == nil || !strings.Contains(err.Error(), "name = ") {
+			t.Errorf("Create(%q) = %v, want the name refused", name, err)
+		}
+	}
+	if n := f.w.Calls("VolumeGetOrCreate"); n != 0 {
+		t.Errorf("Modal was asked %d times; a bad name is refused before", n)
+	}
 }
