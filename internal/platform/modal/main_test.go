@@ -2,9 +2,7 @@ package modal
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -17,38 +15,8 @@ import (
 // workspace of its own.
 var srv *modalfake.Server
 
-func TestMain(m *testing.M) { os.Exit(run(m)) }
-
-func run(m *testing.M) int {
-	s, err := modalfake.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer s.Close()
-	srv = s
-	dir, err := os.MkdirTemp("", "modal-platform")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	// No user's ~/.modal.toml or MODAL_* variables may reach the tests.
-	for k, v := range map[string]string{
-		"MODAL_SERVER_URL":   s.URL(),
-		"MODAL_CONFIG_PATH":  filepath.Join(dir, "absent.toml"),
-		"MODAL_ENVIRONMENT":  "",
-		"MODAL_PROFILE":      "",
-		"MODAL_TOKEN_ID":     "",
-		"MODAL_TOKEN_SECRET": "",
-		"MODAL_SANDBOX_V2":   "",
-	} {
-		if err := os.Setenv(k, v); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	return m.Run()
+func TestMain(m *testing.M) {
+	os.Exit(modalfake.RunTests(m, func(s *modalfake.Server) { srv = s }))
 }
 
 // envMu serialises platforms made with MODAL_SANDBOX_V2 switched: the SDK

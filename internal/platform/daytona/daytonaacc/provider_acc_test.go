@@ -3,9 +3,7 @@ package daytonaacc_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -196,20 +194,6 @@ func TestAccDaytonaLostCreateRequest(t *testing.T) {
 // dtnInPlaceNone is the plan checks of a step that must plan nothing at all.
 var dtnInPlaceNone = resource.ConfigPlanChecks{PreApply: dtnEmptyAfterApply.PostApplyPostRefresh}
 
-// dtnExampleDir is examples/platforms/daytona, found from this file.
-func dtnExampleDir(t *testing.T) string {
-	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "examples", "platforms", "daytona")
-	if _, err := os.Stat(filepath.Join(dir, "main.tf")); err != nil {
-		t.Fatalf("the Daytona example: %v", err)
-	}
-	return dir
-}
-
 // examples/platforms/daytona, unchanged, plans and applies against the
 // fake: its main.tf is copied beside an override file (override.tf,
 // Terraform's own mechanism) that points the provider at the fake and at
@@ -219,22 +203,7 @@ func dtnExampleDir(t *testing.T) string {
 func TestAccDaytonaExample(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, _ := dtnAccFake(t, daytonafake.Options{})
-	example := dtnExampleDir(t)
-	dir := t.TempDir()
-	mainTF, err := os.ReadFile(filepath.Join(example, "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), mainTF, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	override := fmt.Sprintf(`terraform {
-  required_providers {
-    sbx = { source = "hashicorp/sbx" }
-  }
-}
-
-provider "sbx" {
+	dir := acctest.ExampleWithOverride(t, "daytona", fmt.Sprintf(`provider "sbx" {
   daytona {
     api_key = %q
     api_url = %q
@@ -245,10 +214,7 @@ provider "sbx" {
 resource "sbx_template" "agent" {
   context_dir = %q
 }
-`, dtnAccKey, fake.URL(), filepath.Join(example, "agent"))
-	if err := os.WriteFile(filepath.Join(dir, "override.tf"), []byte(override), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, dtnAccKey, fake.URL(), filepath.Join(acctest.ExampleDir(t, "daytona"), "agent")))
 	// The configuration has its own provider block: plugin-testing takes
 	// the factories on the step then.
 	resource.Test(t, resource.TestCase{

@@ -2,9 +2,6 @@ package flyacc_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -15,20 +12,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
 )
-
-// flyExampleDir is examples/platforms/fly in this repository.
-func flyExampleDir(t *testing.T) string {
-	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "examples", "platforms", "fly")
-	if _, err := os.Stat(filepath.Join(dir, "main.tf")); err != nil {
-		t.Fatalf("the Fly example: %v", err)
-	}
-	return dir
-}
 
 // flyExampleLive checks the fake holds the example's one machine, started
 // with its one volume mounted, and that volume.
@@ -55,21 +38,7 @@ func flyExampleLive(fake *flyfake.Server) resource.TestCheckFunc {
 func TestAccFlyExample(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, _ := flyAccFake(t, flyfake.Options{Apps: []string{"agents"}})
-	dir := t.TempDir()
-	mainTF, err := os.ReadFile(filepath.Join(flyExampleDir(t), "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), mainTF, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	override := fmt.Sprintf(`terraform {
-  required_providers {
-    sbx = { source = "hashicorp/sbx" }
-  }
-}
-
-provider "sbx" {
+	dir := acctest.ExampleWithOverride(t, "fly", fmt.Sprintf(`provider "sbx" {
   fly {
     api_token = %q
     app       = "agents"
@@ -77,10 +46,7 @@ provider "sbx" {
     api_url   = %q
   }
 }
-`, flyAccToken, fake.URL())
-	if err := os.WriteFile(filepath.Join(dir, "override.tf"), []byte(override), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, flyAccToken, fake.URL()))
 	resource.Test(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			for _, m := range fake.Machines() {

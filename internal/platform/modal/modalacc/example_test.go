@@ -2,9 +2,6 @@ package modalacc_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -16,20 +13,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
 )
-
-// modalExampleDir is examples/platforms/modal in this repository.
-func modalExampleDir(t *testing.T) string {
-	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "examples", "platforms", "modal")
-	if _, err := os.Stat(filepath.Join(dir, "main.tf")); err != nil {
-		t.Fatalf("the Modal example: %v", err)
-	}
-	return dir
-}
 
 // modalExampleLive checks that the fake runs the example's one sandbox as
 // main.tf describes it: its sizes, timeouts, memory snapshots, env and
@@ -79,31 +62,14 @@ func TestAccModalExample(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
 	ws, _ := modalAccWorkspace(t)
-	dir := t.TempDir()
-	mainTF, err := os.ReadFile(filepath.Join(modalExampleDir(t), "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), mainTF, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	override := fmt.Sprintf(`terraform {
-  required_providers {
-    sbx = { source = "hashicorp/sbx" }
-  }
-}
-
-provider "sbx" {
+	dir := acctest.ExampleWithOverride(t, "modal", fmt.Sprintf(`provider "sbx" {
   modal {
     token_id     = %q
     token_secret = %q
     app          = "agents"
   }
 }
-`, ws.TokenID(), ws.TokenSecret())
-	if err := os.WriteFile(filepath.Join(dir, "override.tf"), []byte(override), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, ws.TokenID(), ws.TokenSecret()))
 	var templateID, snapshotID string
 	resource.Test(t, resource.TestCase{
 		CheckDestroy: modalHoldsNothing(ws, []*string{&templateID, &snapshotID}, "agent-work", "agent-reference"),

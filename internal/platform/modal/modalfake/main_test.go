@@ -1,9 +1,7 @@
 package modalfake
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -13,35 +11,5 @@ import (
 var srv *Server
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	s, err := Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer s.Close()
-	srv = s
-	dir, err := os.MkdirTemp("", "modalfake")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	// No user's ~/.modal.toml may leak into the tests.
-	for k, v := range map[string]string{
-		"MODAL_SERVER_URL":  s.URL(),
-		"MODAL_CONFIG_PATH": filepath.Join(dir, "absent.toml"),
-		"MODAL_ENVIRONMENT": "",
-		"MODAL_PROFILE":     "",
-		"MODAL_TOKEN_ID":    "",
-	} {
-		if err := os.Setenv(k, v); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	return m.Run()
+	os.Exit(RunTests(m, func(s *Server) { srv = s }))
 }
