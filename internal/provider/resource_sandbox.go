@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -113,7 +112,8 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 			"**Import.** By id. `env` is read back where the platform can tell it from the image's" +
 			platformsAside(defs, envReported) + "; where the platform does not report it" + platformsAside(defs, envUnreported) +
 			", the configured `env` is taken as the box's after an import (an in-place update that calls nothing), not a " +
-			"replacement; `status_since` is the import time where the platform does not report it.",
+			"replacement. The same holds for every attribute the platform does not report back (each says so), " +
+			"`volume_mount` included; `status_since` is the import time where the platform does not report it.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("sandbox"),
 			"name": schema.StringAttribute{
@@ -269,8 +269,11 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 						},
 					},
 				},
-				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplace()},
-				Validators:    []validator.List{sandboxUniqueMountPathsValidator{}},
+				// Mounts an import could not read are taken from the
+				// configuration, not a replacement (resource_unreported_replace.go).
+				PlanModifiers: []planmodifier.List{listRequiresReplaceUnlessTaken(platform.AttrSandboxVolumeMount,
+					"Changing the mounts replaces the sandbox, except when an import could not read them.")},
+				Validators: []validator.List{sandboxUniqueMountPathsValidator{}},
 			},
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -55,6 +56,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	attrs := sandboxAttributes(plan, &state)
 	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), attrs)
 	planUnreportedFromConfig(attrs, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
+	sandboxTakeUnreported(&state, plan, taken)
 	decision := planAttributes(caps.Attributes, name, attrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -123,9 +125,25 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 		memorySnapshots.prior = prior.MemorySnapshots
 	}
 	attrs = append(attrs, memorySnapshots)
-	// The mounts replace the box by the schema: only their number is judged.
-	attrs = append(attrs, plannedAttribute{key: platform.AttrSandboxVolumeMount, path: path.Root("volume_mount"), plan: plan.VolumeMounts})
+	// The mounts replace the box by the schema, which judges their
+	// changes; the table judges their number, and their prior tells an
+	// import's unreported mounts (taken from the configuration).
+	mounts := plannedAttribute{key: platform.AttrSandboxVolumeMount, path: path.Root("volume_mount"), plan: plan.VolumeMounts}
+	if prior != nil {
+		mounts.prior = prior.VolumeMounts
+	}
+	attrs = append(attrs, mounts)
 	return append(attrs, sandboxMountFields(plan)...)
+}
+
+// sandboxTakeUnreported makes the taken attributes that replace the box by
+// the schema (volume_mount) no change of state, so nothing judging the
+// plan against state counts them as a replacement; the schema's plan
+// modifier spared them already (resource_unreported_replace.go).
+func sandboxTakeUnreported(state *sandboxModel, plan sandboxModel, taken []string) {
+	if slices.Contains(taken, platform.AttrSandboxVolumeMount) {
+		state.VolumeMounts = plan.VolumeMounts
+	}
 }
 
 // sandboxMountFields is each volume_mount's read_only and subpath for the

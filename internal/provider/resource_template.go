@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -134,7 +135,10 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"built image, not the Dockerfile or the build context it came from, so an imported *built* template has " +
 			"no `dockerfile`, `context_dir` or `context_hash` in state, and the first plan after the import shows an " +
 			"in-place rebuild from the configured Dockerfile (the id stays the same). Plans after that apply are empty. " +
-			"An imported *adopted* template (`image`) plans empty at once. `start_cmd`, `ready_cmd`, `cpu_count` " +
+			"An imported *adopted* template (`image`) plans empty at once. Where the platform reports none of " +
+			"`dockerfile`, `image`, `from_template` or `name` back (each attribute says so), an import leaves it null and " +
+			"the first plan takes the configured value, with a warning, as an in-place update of the state only: no " +
+			"rebuild and no replacement. `start_cmd`, `ready_cmd`, `cpu_count` " +
 			"and `memory_mb` are read back where the platform records them. " +
 			"An object the provider made as something else (a snapshot's id, say) is an import error " +
 			"naming what it is and the resource type to import it as.\n\n" +
@@ -162,11 +166,12 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "Name of the template: lowercase letters and digits, optionally separated by " +
 					"single `.`, `_` or `-`, at most 128 characters (`" + templateNamePattern + "`). " +
 					"Where the platform derives the template's id from it, `dockerfile` says how. Changing it replaces " +
-					"the template, except for an imported image the provider did not build, whose name is recorded in state only.",
+					"the template, except for an imported image the provider did not build, whose name is recorded in state only, " +
+					"and for a name the platform does not report back, which the first plan after an import takes from the configuration.",
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameRequiresReplace,
-					"Changing the name replaces the template, unless it is an imported image the provider did not build.",
-					"Changing the name replaces the template, unless it is an imported image the provider did not build.")},
+					"Changing the name replaces the template, unless it is an imported image the provider did not build or an import could not read it.",
+					"Changing the name replaces the template, unless it is an imported image the provider did not build or an import could not read it.")},
 				Validators: templateNameValidators(),
 			},
 			"dockerfile": schema.StringAttribute{
@@ -179,8 +184,11 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"image": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("A prebuilt image reference to adopt as the template instead of "+
 					"building one. Exactly one of `dockerfile` and `image` must be set.", defs, platform.AttrTemplateImage),
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Optional: true,
+				// An image an import could not read is taken from the
+				// configuration, not a replacement (resource_template_unreported.go).
+				PlanModifiers: []planmodifier.String{stringRequiresReplaceUnlessTaken(platform.AttrTemplateImage,
+					"Changing the image replaces the template, except when an import could not read it.")},
 			},
 			"from_template": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("The id of another template to build this one on (e.g. "+
@@ -356,6 +364,9 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		state.applyRead(tpl, true)
 		templateAfterPlatform(&state, tpl, r.platform.Name(), r.retention)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		// What the platform does not report is taken from the
+		// configuration at the next plan (resource_template_unreported.go).
+		writeUnreported(ctx, resp.Private, templateUnreportedAfterImport(r.platform.Capabilities().Attributes, state), &resp.Diagnostics)
 		endImport(ctx, resp)
 		return
 	}
@@ -383,6 +394,20 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+
+	// An imported template's unreported values taken from the
+	// configuration are recorded as planned: no build.
+	recorded := readUnreported(ctx, req.Private, &resp.Diagnostics)
+	taken := unreportedTaken(recorded, templateUnreportedAttributes(plan, state))
+	templateTakeUnreported(&state, plan, taken)
+	if len(taken) > 0 {
+		defer func() {
+			if !resp.Diagnostics.HasError() {
+				writeUnreported(ctx, resp.Private, slices.DeleteFunc(recorded, func(k string) bool { return slices.Contains(taken, k) }),
+					&resp.Diagnostics)
+			}
+		}()
+	}
 
 	if len(templateRebuildChanges(plan, state)) == 0 {
 		plan.BuildID, plan.CreatedAt = state.BuildID, state.CreatedAt
@@ -492,11 +517,13 @@ func templateIsForeign(m templateModel) bool {
 
 // templateNameRequiresReplace: a new name is a new template, except for an
 // imported image the provider did not build, whose name nothing on the
-// platform carries: it changes in state only.
+// platform carries: it changes in state only; and for a name an import
+// could not read, which is taken from the configuration.
 func templateNameRequiresReplace(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 	var state templateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.RequiresReplace = !templateIsForeign(state)
+	resp.RequiresReplace = !templateIsForeign(state) &&
+		!takenAfterImport(ctx, req.Private, templateNameKey, req.StateValue.IsNull(), &resp.Diagnostics)
 }
 
 // applyRead refreshes what the platform knows. The build inputs (dockerfile,

@@ -76,6 +76,10 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		unreported := templateUnreportedAttributes(plan, state)
+		taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), unreported)
+		planUnreportedFromConfig(unreported, taken, r.platform.Name(), "template", "Template", state.ID.ValueString(), &resp.Diagnostics)
+		templateTakeUnreported(&state, plan, taken)
 		decision := planAttributes(r.platform.Capabilities().Attributes, r.platform.Name(), templateAttributes(plan, &state), &resp.Diagnostics)
 		newBuild := false
 		switch {

@@ -53,7 +53,7 @@ const (
 	docSize         = "the sandbox's request (the SDK sends cores as milli-CPU); not reported back, so the configured value is kept"
 	docEnv          = "set when the sandbox is made (the SDK passes it as a secret) and never logged; not reported back"
 	docLabels       = "the sandbox's Modal tags, set in place"
-	docMount        = "a Modal volume (v2) by name, read-only where asked; not reported back"
+	docMount        = "a Modal volume (v2) by name, read-only where asked; the SDK reports no mounts, so the provider records them in the sandbox's tags, where a read and an import find them (a sandbox made outside the provider has none: an import takes them from the configuration)"
 	docFromSnapshot = "a filesystem snapshot starts a new sandbox from its Image; a memory snapshot is restored by Modal as the sandbox it was taken of (its memory, files, size, env and deadlines), so volume_mount, cpu_count, memory_mb, env, timeout, idle_timeout, network and memory_snapshots with it are plan-time errors"
 	docTimeout      = "300 s when omitted (the SDK's default), at most 24 h; Modal ends the sandbox then, and the next plan creates it again with a warning naming the deadline"
 	docIdle         = "Modal ends the sandbox after this long without activity (an exec, stdin, an open tunnel connection)"

@@ -251,6 +251,7 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 		Status: platform.StateRunning, PlatformStatus: platformRunning,
 		Labels:          tags,
 		MemorySnapshots: tags[tagMemorySnapshots] == "true",
+		VolumeMounts:    mountsOf(tags),
 		CreatedAt:       unixTag(tags, tagCreated),
 	}
 	sb.StartedAt = sb.CreatedAt

@@ -14,7 +14,7 @@ import (
 // A Modal sandbox's tags are the only record Modal keeps for the provider:
 // the user's labels, the provider's marks, and, under reserved keys (the
 // provider's label prefix, so they never read as user labels), what Modal
-// does not report back.
+// does not report back (the volume mounts: mounts.go).
 const (
 	// tagMemorySnapshots records whether the box was made with memory
 	// snapshots enabled (Modal's enable_snapshot), which Modal does not report.
@@ -56,6 +56,7 @@ func sandboxTags(spec platform.SandboxSpec, marks platform.Marks, created time.T
 		tags[platform.LabelName] = spec.Name
 	}
 	tags[tagMemorySnapshots] = strconv.FormatBool(spec.MemorySnapshots)
+	addMountTags(tags, spec.VolumeMounts)
 	tags[tagCreated] = strconv.FormatInt(created.Unix(), 10)
 	switch {
 	case spec.FromSnapshotID == "":

@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// An imported template's build inputs (dockerfile with its context, image,
+// from_template) are read back where the platform reports them; where its
+// rows are Unreported, and for a name the platform does not report (a
+// platform whose images have no name), the import leaves them null and the
+// next plan takes them from the configuration (resource_unreported.go):
+// the imported template is kept, not rebuilt or replaced.
+
+// templateNameKey stands for name in the import's record. name is not a
+// platform attribute-table key: every platform takes a name, and only
+// whether it reports one back after an import varies, which the import
+// itself shows (a required name left null).
+const templateNameKey = "template.name"
+
+// templateUnreportedAttributes are the attributes an import may leave null
+// for want of a report, with their prior values.
+func templateUnreportedAttributes(plan, prior templateModel) []plannedAttribute {
+	return []plannedAttribute{
+		{key: platform.AttrTemplateDockerfile, path: pathTemplateDockerfile, plan: plan.Dockerfile, prior: prior.Dockerfile},
+		{key: platform.AttrTemplateDockerfile, path: pathTemplateContextHash, plan: plan.ContextHash, prior: prior.ContextHash},
+		{key: platform.AttrTemplateImage, path: pathTemplateImage, plan: plan.Image, prior: prior.Image},
+		{key: platform.AttrTemplateFromTemplate, path: pathTemplateFromTemplate, plan: plan.FromTemplate, prior: prior.FromTemplate},
+		{key: templateNameKey, path: path.Root("name"), plan: plan.Name, prior: prior.Name},
+	}
+}
+
+// templateUnreportedAfterImport is what the import of state left null for
+// want of a report: the Unreported rows left null, and the name when the
+// platform gave none.
+func templateUnreportedAfterImport(table platform.Attributes, state templateModel) []string {
+	keys := unreportedAfterImport(table, templateUnreportedAttributes(state, state))
+	if state.Name.IsNull() {
+		keys = append(keys, templateNameKey)
+	}
+	return keys
+}
+
+// templateTakeUnreported records the taken attributes in state as planned,
+// so nothing judging the plan against state (the attribute table, the
+// rebuild check, the retention plan) counts them as a change. A taken
+// Dockerfile brings its build context along: it describes what was built.
+func templateTakeUnreported(state *templateModel, plan templateModel, taken []string) {
+	if slices.Contains(taken, platform.AttrTemplateDockerfile) {
+		state.Dockerfile, state.ContextDir, state.ContextHash = plan.Dockerfile, plan.ContextDir, plan.ContextHash
+	}
+	if slices.Contains(taken, platform.AttrTemplateImage) {
+		state.Image = plan.Image
+	}
+	if slices.Contains(taken, platform.AttrTemplateFromTemplate) {
+		state.FromTemplate = plan.FromTemplate
+	}
+	if slices.Contains(taken, templateNameKey) {
+		state.Name = plan.Name
+	}
+}
