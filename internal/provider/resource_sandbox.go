@@ -459,6 +459,11 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 }
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	if !importExisting(ctx, r.platform, "sandbox", func(ctx context.Context, id string) error {
+		_, err := r.platform.Sandboxes().Get(ctx, id)
+		return err
+	}, req, resp) {
+		return
+	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, []byte("true"))...)
 }

@@ -333,13 +333,10 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 // else (a template's image, a sandbox) is an error saying what it is, not a
 // "non-existent remote object".
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.platform != nil {
-		if _, err := r.platform.Snapshots().Get(ctx, req.ID); err != nil {
-			resp.Diagnostics.AddError("Cannot import snapshot "+req.ID, fmt.Sprintf("%s: %s", r.platform.Name(), err))
-			return
-		}
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	importExisting(ctx, r.platform, "snapshot", func(ctx context.Context, id string) error {
+		_, err := r.platform.Snapshots().Get(ctx, id)
+		return err
+	}, req, resp)
 }
 
 // applySnapshot records what the platform reports, per its capability row:

@@ -476,7 +476,12 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 // any image reference for an image the provider did not build) and marks the
 // state as imported, so the first Read fills in what only an import lacks.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	if !importExisting(ctx, r.platform, "template", func(ctx context.Context, id string) error {
+		_, err := r.platform.Templates().Get(ctx, id)
+		return err
+	}, req, resp) {
+		return
+	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, []byte("true"))...)
 }
 

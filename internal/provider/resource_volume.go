@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
@@ -283,6 +282,11 @@ func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	if !importExisting(ctx, r.platform, "volume", func(ctx context.Context, id string) error {
+		_, err := r.platform.Volumes().Get(ctx, id)
+		return err
+	}, req, resp) {
+		return
+	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImporting, []byte("true"))...)
 }

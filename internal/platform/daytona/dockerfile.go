@@ -112,16 +112,6 @@ func isRemote(src string) bool {
 	return false
 }
 
-// dockerfileHasFrom reports whether the Dockerfile names a base.
-func dockerfileHasFrom(content string) bool {
-	for _, in := range instructions(content) {
-		if in.word == "FROM" {
-			return true
-		}
-	}
-	return false
-}
-
 // withEntrypoint appends start_cmd to a Dockerfile as an ENTRYPOINT line,
 // the way Daytona's SDK Image.entrypoint writes one (a JSON array): the
 // server takes a Dockerfile build's entrypoint from its last ENTRYPOINT

@@ -60,8 +60,8 @@ func (p *Platform) ValidateTemplateSpec(spec platform.TemplateSpec) error {
 			return err
 		}
 	case spec.Dockerfile != "":
-		if !dockerfileHasFrom(spec.Dockerfile) {
-			return fmt.Errorf("the Dockerfile has no FROM line: Daytona builds it as it is, so it must name its base image")
+		if problem := platform.DockerfileBaseProblem(spec.Dockerfile); problem != "" {
+			return fmt.Errorf("dockerfile %s (Daytona builds the Dockerfile as it is)", problem)
 		}
 		if _, err := contextSources(spec.Dockerfile); err != nil {
 			return err

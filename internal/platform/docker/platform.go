@@ -132,7 +132,7 @@ func (p *Platform) Capabilities() platform.Capabilities { return capabilities }
 // Extensions implements platform.Platform: ids follow from names, and every
 // object the provider made carries its labels.
 func (p *Platform) Extensions() platform.Extensions {
-	return platform.Extensions{IDs: p, Inventory: p}
+	return platform.Extensions{IDs: p, Inventory: p, TemplateSpecs: p}
 }
 
 // Templates implements platform.Platform.

@@ -27,6 +27,9 @@ type sandboxes struct{ p *Platform }
 // image, im-…) rather than a memory snapshot.
 func isImageID(id string) bool { return strings.HasPrefix(id, "im-") }
 
+// isMemorySnapshotID tells a memory snapshot's id (Modal's sn- prefix).
+func isMemorySnapshotID(id string) bool { return strings.HasPrefix(id, "sn-") }
+
 // release lets go of the SDK's handle of a box: its command router
 // connection, if one was opened, closes once idle.
 func release(sb *modal.Sandbox) { _ = sb.Detach() }

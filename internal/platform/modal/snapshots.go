@@ -82,6 +82,10 @@ func (s *snapshots) record(ctx context.Context, sandboxID string, rec snapshotRe
 // recorded snapshot past its expiry is gone.
 func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, error) {
 	kind := platform.SnapshotMemory
+	if !isImageID(id) && !isMemorySnapshotID(id) {
+		return nil, &platform.NotFoundError{Kind: "snapshot", ID: id,
+			Reason: "a Modal snapshot id is an Image id (im-…, a filesystem snapshot) or a memory snapshot id (sn-…)"}
+	}
 	if isImageID(id) {
 		kind = platform.SnapshotFilesystem
 		if _, err := s.p.client.Images.FromID(ctx, id, nil); err != nil {

@@ -141,3 +141,15 @@ func TestSnapshotListNewestFirst(t *testing.T) {
 		t.Fatalf("List by name = %+v: Modal snapshots have no names", named)
 	}
 }
+
+// TestSnapshotGetRefusesOtherIDs: an id that is neither an Image (im-) nor
+// a memory snapshot (sn-) is no snapshot, so importing one fails instead of
+// taking any string as a memory snapshot Modal cannot look up.
+func TestSnapshotGetRefusesOtherIDs(t *testing.T) {
+	f := newFixture(t, false)
+	for _, id := range []string{"not-a-snapshot", "sb-01ARZ3NDEKTSV4RRFFQ69G5FAV", "data"} {
+		if _, err := f.p.Snapshots().Get(f.ctx, id); !platform.IsNotFound(err) {
+			t.Errorf("Get(%q) = %v, want not found", id, err)
+		}
+	}
+}
