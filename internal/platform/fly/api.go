@@ -17,6 +17,15 @@ func (p *Platform) do(ctx context.Context, method, path string, query url.Values
 	return p.api.Do(ctx, rest.Request{Method: method, Path: path, Query: query, Body: body}, out)
 }
 
+// doRepeatable sends a request that has the same effect sent twice though
+// its method is POST (a machine update sends the whole config: a second
+// one sets the same config again), so a 5xx or a lost answer is retried
+// like a PUT rather than reported as possibly applied.
+func (p *Platform) doRepeatable(ctx context.Context, method, path string, body, out any) (*rest.Response, error) {
+	repeatable := true
+	return p.api.Do(ctx, rest.Request{Method: method, Path: path, Body: body, Idempotent: &repeatable}, out)
+}
+
 // appPath is the path of the app's collection kind ("machines", "volumes").
 func (p *Platform) appPath(kind string) string { return "/apps/" + url.PathEscape(p.app) + "/" + kind }
 
@@ -34,6 +43,10 @@ func (p *Platform) itemPath(kind, id string, tail ...string) string {
 func flyError(err error) string {
 	var api *rest.APIError
 	if errors.As(err, &api) && api.Message != "" {
+		if api.StatusCode >= http.StatusInternalServerError {
+			// A server error says nothing of the request: keep its status.
+			return fmt.Sprintf("%s (Fly answered HTTP %d)", api.Message, api.StatusCode)
+		}
 		return api.Message
 	}
 	return err.Error()

@@ -329,7 +329,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 	}
 	body := map[string]any{"config": cfg, "skip_launch": m.State != flyStarted}
 	var updated machine
-	if _, err := s.p.do(ctx, http.MethodPost, s.p.itemPath("machines", id), nil, body, &updated); err != nil {
+	if _, err := s.p.doRepeatable(ctx, http.MethodPost, s.p.itemPath("machines", id), body, &updated); err != nil {
 		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
 	}
 	want := toSandbox(m).Status

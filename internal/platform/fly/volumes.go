@@ -151,7 +151,16 @@ func (v *volumes) Update(ctx context.Context, id string, change platform.VolumeU
 			}
 			body := map[string]any{"size_gb": *change.SizeGB}
 			if _, err := v.p.do(ctx, http.MethodPut, v.p.itemPath("volumes", id, "extend"), nil, body, &out); err != nil {
-				return nil, fmt.Errorf("extending volume %s: %s", id, flyError(platform.NotFoundFromREST(err, "volume", id)))
+				// A retried extend whose first answer was lost is refused
+				// (the volume is no longer smaller): the volume says
+				// whether the extend landed.
+				if now, gerr := v.get(ctx, id); gerr != nil || now.SizeGB < *change.SizeGB {
+					return nil, fmt.Errorf("extending volume %s: %s", id, flyError(platform.NotFoundFromREST(err, "volume", id)))
+				}
+				// Whether Fly wanted a restart was in the lost answer: a
+				// started machine mounting it is restarted so it surely
+				// sees the size the plan promised.
+				out.NeedsRestart = cur.AttachedMachineID != ""
 			}
 			if out.NeedsRestart && cur.AttachedMachineID != "" {
 				if err := v.restart(ctx, cur.AttachedMachineID); err != nil {

@@ -42,6 +42,10 @@ type Platform struct {
 	lookupSleep func(context.Context, time.Duration) error
 	// now is the clock of snapshot records (tests may set it).
 	now func() time.Time
+	// throttleSleep waits out Modal's throttling of a call the SDK does not
+	// retry, at most maxThrottleWait in all (nil: no cap).
+	throttleSleep   func(context.Context, time.Duration) error
+	maxThrottleWait *time.Duration
 
 	appMu sync.Mutex
 	app   *modal.App
@@ -71,7 +75,8 @@ func New(cfg Config) (*Platform, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modal: %w", translate(err))
 	}
-	return &Platform{client: client, appName: cfg.App, lookupSleep: sleepCtx, now: time.Now}, nil
+	return &Platform{client: client, appName: cfg.App, lookupSleep: sleepCtx, now: time.Now,
+		throttleSleep: sleepCtx, maxThrottleWait: cfg.MaxThrottleWait}, nil
 }
 
 // sleepCtx waits d, or until ctx ends.

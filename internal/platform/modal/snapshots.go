@@ -38,7 +38,11 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 	created := s.p.now().UTC().Truncate(time.Second)
 	var rec snapshotRecord
 	if spec.IncludeMemory {
-		snap, err := sb.ExperimentalSnapshot(ctx, nil)
+		var snap *modal.SandboxSnapshot
+		err := retryThrottled(ctx, s.p.throttleSleep, s.p.maxThrottleWait, func() (err error) {
+			snap, err = sb.ExperimentalSnapshot(ctx, nil)
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("taking a memory snapshot of sandbox %s: %w", spec.SandboxID, notFoundOr(err, "sandbox", spec.SandboxID))
 		}
@@ -50,7 +54,11 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		if ttl <= 0 {
 			ttl = defaultSnapshotTTL
 		}
-		img, err := sb.SnapshotFilesystem(ctx, &modal.SandboxSnapshotFilesystemParams{TTL: ttl})
+		var img *modal.Image
+		err := retryThrottled(ctx, s.p.throttleSleep, s.p.maxThrottleWait, func() (err error) {
+			img, err = sb.SnapshotFilesystem(ctx, &modal.SandboxSnapshotFilesystemParams{TTL: ttl})
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("taking a filesystem snapshot of sandbox %s: %w", spec.SandboxID, notFoundOr(err, "sandbox", spec.SandboxID))
 		}

@@ -1,0 +1,32 @@
+package faultmatrix_test
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+)
+
+// modalServer is the one Modal fake of the test binary (Modal's SDK reads
+// its server from the process's environment); each test has a workspace
+// of its own on it.
+var modalServer *modalfake.Server
+
+// cellParallelism is how many cells run at once unless -parallel says
+// otherwise: a cell mostly waits on terraform and on the fakes' injected
+// delays, so go test's default (the number of CPUs, often 2 on CI
+// machines) would leave the matrix running for many minutes.
+const cellParallelism = "8"
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", cellParallelism); err != nil {
+			panic(err)
+		}
+	}
+	os.Exit(modalfake.RunTests(m, func(s *modalfake.Server) { modalServer = s }))
+}
