@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -14,12 +15,20 @@ import (
 )
 
 // addPlatformError reports a failed platform call: what was being done, to
-// which object, and the platform's own message.
+// which object, and the platform's own message. A call on an existing
+// object cut off by the resource's timeout also says that applying again
+// is safe: the state still records the object, and the next apply picks
+// up where this one stopped (a create says what it left by itself:
+// platform.LostCreateError).
 func addPlatformError(diags *diag.Diagnostics, action, kind, id string, err error) {
 	summary := fmt.Sprintf("Failed to %s %s", action, kind)
 	detail := err.Error()
 	if id != "" {
 		detail = fmt.Sprintf("%s %q: %s", kind, id, err.Error())
+	}
+	if errors.Is(err, context.DeadlineExceeded) && action != "create" {
+		detail += fmt.Sprintf(". The %s did not finish within its timeout; the state still records the %s, so "+
+			"applying again is safe and finishes the job (raise the resource's timeouts if it needs longer).", action, kind)
 	}
 	diags.AddError(summary, detail)
 }
