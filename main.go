@@ -46,7 +46,13 @@ func main() {
 		Address: "registry.terraform.io/sbxhq/sbx",
 		Debug:   debug,
 	}
-	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+	if err := silenceUnaskedLogsHere(); err != nil {
+		log.Fatal(err.Error())
+	}
+	stopProfile := startCPUProfile()
+	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	stopProfile()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }

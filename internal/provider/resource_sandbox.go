@@ -340,13 +340,14 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if !ok {
 		return
 	}
+	read := state
 	prevStatus, prevSince := state.Status, state.StatusSince
 	caps := r.platform.Capabilities()
 	sb = sandboxAsRecorded(caps, state, sb)
 	state.MemorySnapshots = sandboxMemorySnapshotsRead(caps.Attribute(platform.AttrSandboxMemorySnapshots), state.MemorySnapshots, sb)
 	sandboxRefresh(&state, sb, importing)
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	resp.Diagnostics.Append(setIfChanged(ctx, &resp.State, read, state)...)
 	r.boxes.record(state.ID.ValueString(), state.State.ValueString())
 	if importing {
 		// What the platform does not report is taken from the

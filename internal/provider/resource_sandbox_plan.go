@@ -35,7 +35,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
-	sandboxCheckRules(ctx, r.platform, plan, req.State.Raw.IsNull(), &resp.Diagnostics)
+	sandboxCheckRules(ctx, r.platform, plan, req.State.Raw.IsNull(), r.owner, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -53,6 +53,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	planned := plan
 	attrs := sandboxAttributes(plan, &state)
 	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), attrs)
 	planUnreportedFromConfig(attrs, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
@@ -72,7 +73,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	resp.RequiresReplace.Append(decision.replace...)
 	sandboxPlanComputed(&plan, state)
 	sandboxPlanRetention(&plan, &state, len(decision.replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+	resp.Diagnostics.Append(setIfChanged(ctx, &resp.Plan, planned, plan)...)
 }
 
 // sandboxAttributes are a box's configurable attributes for the platform's

@@ -12,14 +12,18 @@ import (
 // sandboxCheckRules asks a platform that offers them (Extensions.SandboxRules)
 // to judge the planned box against its rules that span attributes or
 // objects, and reports each problem as a plan-time error on the attribute
-// it names.
-func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, diags *diag.Diagnostics) {
+// it names. owner is the provider block's owner, which the box's marks
+// will carry.
+func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, owner string, diags *diag.Diagnostics) {
 	rules := plat.Extensions().SandboxRules
 	if rules == nil {
 		return
 	}
 	var decode diag.Diagnostics // a value not known yet decodes as zero: the rule sees what is known
 	spec := sandboxSpecFromModel(ctx, plan, &decode)
+	// The owner the box will be marked with; its create token is made at
+	// apply.
+	spec.Marks = platform.Marks{Owner: owner}
 	known := !plan.VolumeMounts.IsUnknown()
 	for _, m := range sandboxMountsFromTF(ctx, plan.VolumeMounts, &decode) {
 		if m.VolumeID.IsUnknown() {

@@ -78,7 +78,7 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 		if m.ReadOnly || m.Subpath != "" {
 			return nil, &platform.UnsupportedError{Platform: platformName, Capability: "read-only or subpath volume mounts"}
 		}
-		if err := s.checkMountRegion(ctx, m.VolumeID, region); err != nil {
+		if err := s.checkMountRegion(ctx, m.VolumeID, region, spec.Name); err != nil {
 			return nil, err
 		}
 		cfg.Mounts = append(cfg.Mounts, mount{Volume: m.VolumeID, Path: m.Path})
@@ -131,8 +131,9 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 }
 
 // checkMountRegion refuses a volume in another region than the machine's
-// (Fly: a machine mounts a volume of its own region), with a clear error.
-func (s *sandboxes) checkMountRegion(ctx context.Context, volumeID, region string) error {
+// (Fly: a machine mounts a volume of its own region), with a clear error,
+// and a volume another machine mounts (Fly: one machine per volume).
+func (s *sandboxes) checkMountRegion(ctx context.Context, volumeID, region, name string) error {
 	v, err := (&volumes{p: s.p}).get(ctx, volumeID)
 	if err != nil {
 		return err
@@ -142,9 +143,27 @@ func (s *sandboxes) checkMountRegion(ctx context.Context, volumeID, region strin
 			"set the sandbox's region to %q or make the volume in %q", volumeID, v.Region, region, v.Region, region)
 	}
 	if v.AttachedMachineID != "" {
-		return &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by machine " + v.AttachedMachineID + " (Fly: one machine per volume)"}
+		return s.mountedBy(ctx, volumeID, v.AttachedMachineID, name)
 	}
 	return nil
+}
+
+// mountedBy is the error of a create whose volume machineID already
+// mounts. A machine the provider made is most likely this configuration's
+// box, made by an apply killed before it saved it: the error then says
+// how to import it, rather than only that the volume is taken.
+func (s *sandboxes) mountedBy(ctx context.Context, volumeID, machineID, name string) error {
+	taken := &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by machine " + machineID + " (Fly: one machine per volume)"}
+	m, err := s.Get(ctx, machineID)
+	if err != nil || m.Labels[platform.LabelManaged] != "true" {
+		return taken
+	}
+	if name == "" {
+		name = m.Name
+	}
+	return &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: machineID,
+		Detail: fmt.Sprintf("machine %s, made by the provider (create token %s), already mounts volume %s, and Fly mounts a volume "+
+			"on one machine only; if no state holds it, an apply was interrupted before saving it", machineID, m.Labels[platform.LabelCreateToken], volumeID)}
 }
 
 // guestOf is the machine's guest for a size (nil: Fly's default,

@@ -75,6 +75,14 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	if err != nil {
 		return nil, err
 	}
+	// A volume of the name made before this create is not this create's:
+	// another state's, one made by hand, or left by an apply that was
+	// killed before it saved the volume. Making a second one beside it
+	// would leave that one behind unseen, so the create fails naming it.
+	if len(before) > 0 {
+		return nil, &platform.NotOwnedError{Kind: "volume", Name: spec.Name, ID: before[0].ID,
+			Detail: fmt.Sprintf("Fly volume %s; Fly volumes carry no labels, so nothing tells which create made it", before[0].ID)}
+	}
 	var vol volume
 	if _, err := v.p.do(ctx, http.MethodPost, v.p.appPath("volumes"), nil, body, &vol); err != nil {
 		if !errors.Is(err, rest.ErrMaybeApplied) && !rest.IsStatus(err, http.StatusRequestTimeout) {

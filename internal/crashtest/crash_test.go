@@ -1,0 +1,510 @@
+package crashtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+)
+
+// boxes is how many sandboxes (each with a volume of its own) the
+// interrupted apply creates.
+const boxes = 20
+
+// applyArgs are the flags of every apply: ten creates at a time.
+var applyArgs = []string{"-auto-approve", "-input=false", "-no-color", "-parallelism=10"}
+
+// volumeName is the name of the run's i-th volume: underscores, which
+// every platform accepts in volume names (Fly: ^[a-z0-9_]{1,30}$).
+func volumeName(prefix string, i int) string { return fmt.Sprintf("%s_%d", prefix, i) }
+
+// configuration is the run's template, 20 volumes and 20 named sandboxes,
+// each mounting its own volume.
+func configuration(s *site, prefix string) string {
+	return s.provider + "\n" + s.template + fmt.Sprintf(`
+resource "sbx_volume" "v" {
+  count = %[1]d
+  name  = "%[2]s_${count.index}"
+}
+
+resource "sbx_sandbox" "box" {
+  count       = %[1]d
+  name        = "%[3]s-${count.index}"
+  template_id = sbx_template.t.id
+
+  volume_mount {
+    volume_id = sbx_volume.v[count.index].id
+    path      = "/data"
+  }
+}
+`, boxes, prefix, strings.ReplaceAll(prefix, "_", "-"))
+}
+
+// TestCrashSafeApply interrupts an apply that creates a template, 20
+// volumes and 20 sandboxes each mounting one of them, by SIGINT and by
+// SIGKILL of terraform, while volume creates (or, in the other runs,
+// sandbox creates) are in flight: their answers held back, a few lost
+// outright. It then applies again, on Docker and on every platform's fake.
+// Afterwards nothing exists on the platform that the state does not
+// record, and nothing was made twice: every object the apply lost track of
+// was found again by its create token, or a message named it (its create
+// token with the orphans command, or the terraform import command with its
+// id) and the test did what the message says; the orphans command listed
+// exactly the objects the state lost. The plan is then empty, and destroy
+// leaves the platform empty.
+func TestCrashSafeApply(t *testing.T) {
+	tf := acctest.RequireTerraform(t)
+	bin, env := acctest.ProviderBinary(t)
+	// The runs spend their time waiting on held-back answers and on
+	// terraform, not computing: they run concurrentRuns at a time whatever
+	// go test's -parallel (GOMAXPROCS by default).
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, concurrentRuns)
+	for _, r := range rows {
+		for _, during := range []string{"volume", "sandbox"} {
+			name := map[string]string{"volume": "during-volume-creates", "sandbox": "during-sandbox-creates"}[during]
+			for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					slots <- struct{}{}
+					defer func() { <-slots }()
+					t.Run(r.name+"/"+name+"/"+signalName(sig), func(t *testing.T) {
+						crashScenario(t, tf, bin, env, r, during, sig)
+					})
+				}()
+			}
+		}
+	}
+	wg.Wait()
+}
+
+// concurrentRuns is how many runs go on at once.
+const concurrentRuns = 6
+
+func signalName(sig syscall.Signal) string {
+	if sig == syscall.SIGKILL {
+		return "SIGKILL"
+	}
+	return "SIGINT"
+}
+
+// crashScenario is one run: sig is sent to terraform once the platform
+// holds three objects of the kind during ("volume": while the volumes are
+// being made; "sandbox": while the boxes are, the volumes made).
+func crashScenario(t *testing.T, tf, bin string, env []string, r row, during string, sig syscall.Signal) {
+	sfx := sdkacctest.RandStringFromCharSet(6, "abcdefghijklmnopqrstuvwxyz0123456789")
+	owner, prefix := "crash-"+sfx, "crash_"+sfx
+	s := r.setup(t, owner, prefix)
+	w := &workdir{t: t, tf: tf, bin: bin, dir: t.TempDir(), env: append(slices.Clone(env), s.env...)}
+	w.write("main.tf", "terraform {\n  required_providers {\n    sbx = { source = \"sbxhq/sbx\" }\n  }\n}\n\n"+configuration(s, prefix))
+	destroyed := false
+	t.Cleanup(func() {
+		// A fake ends with the test; a real engine keeps what a failed
+		// run left: destroy it, and remove the run owner's orphans.
+		if destroyed || !s.real {
+			return
+		}
+		w.unlock()
+		if out, code := w.terraform("destroy", "-auto-approve", "-input=false", "-no-color"); code != 0 {
+			t.Logf("cleanup: terraform destroy: exit %d\n%s", code, out)
+		}
+		if out, code := w.orphans("--platform", s.orphansPlatform, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--delete"); code == 1 {
+			t.Logf("cleanup: orphans --delete: exit %d\n%s", code, out)
+		}
+	})
+
+	// 1. The apply, interrupted once a few objects of the kind exist.
+	s.slow()
+	first := w.interrupted(sig, func() bool { return count(s.objects(t), during) >= 3 }, applyArgs...)
+	s.fast()
+	t.Logf("after %s: the platform holds %d sandboxes and %d volumes; the state %d resources",
+		signalName(sig), count(s.objects(t), "sandbox"), count(s.objects(t), "volume"), len(w.state()))
+	if sig == syscall.SIGKILL {
+		w.unlock()
+	}
+	outputs := []string{normalize(first)}
+	checkLookupsFinished(t, normalize(first))
+
+	// 2. Apply again; where a message named an object the state lost,
+	// do what it says (import it, or delete it with the orphans command)
+	// and apply once more.
+	settled := false
+	for round := 1; round <= maxApplies && !settled; round++ {
+		out, code := w.terraform(append([]string{"apply"}, applyArgs...)...)
+		outputs = append(outputs, normalize(out))
+		checkLookupsFinished(t, normalize(out))
+		untracked := untrackedObjects(s.objects(t), w.state())
+		if code == 0 && len(untracked) == 0 {
+			settled = true
+			break
+		}
+		w.resolve(s, owner, untracked, strings.Join(outputs, "\n"), code == 0)
+	}
+	if !settled {
+		t.Fatalf("%d applies after the %s did not settle:\n%s", maxApplies, signalName(sig), diagnostics(strings.Join(outputs, "\n")))
+	}
+
+	// 3. The platform holds exactly the state's objects, once each.
+	st := w.state()
+	objects := s.objects(t)
+	checkExactly(t, s, st, objects)
+
+	// 4. The next plan is empty.
+	if out, code := w.terraform("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("terraform plan -detailed-exitcode after recovering: exit %d, want 0 (empty):\n%s", code, out)
+	}
+
+	// 5. Destroy leaves nothing.
+	if out, code := w.terraform("destroy", "-auto-approve", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("terraform destroy: exit %d:\n%s", code, out)
+	}
+	destroyed = true
+	if left := s.objects(t); len(left) > 0 {
+		t.Errorf("after terraform destroy the platform still holds %d objects:\n%s", len(left), describe(left))
+	}
+}
+
+func count(objects []object, kind string) int {
+	n := 0
+	for _, o := range objects {
+		if o.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+func describe(objects []object) string {
+	lines := make([]string, 0, len(objects))
+	for _, o := range objects {
+		lines = append(lines, "  "+o.String())
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// kindOf maps a resource type to the kind of object it records.
+func kindOf(resourceType string) string {
+	switch resourceType {
+	case "sbx_sandbox":
+		return "sandbox"
+	case "sbx_volume":
+		return "volume"
+	case "sbx_template":
+		return "template"
+	}
+	return ""
+}
+
+// untrackedObjects are the objects the platform holds that no state
+// resource records.
+func untrackedObjects(objects []object, st []stateResource) []object {
+	held := map[string]bool{}
+	for _, r := range st {
+		if k := kindOf(r.Type); k != "" {
+			held[k+" "+r.ID] = true
+		}
+	}
+	var out []object
+	for _, o := range objects {
+		if !held[o.Kind+" "+o.ID] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// lostAnswer is the start of a LostCreateError; stopped is what it says
+// when the lookups were cut short (by the interrupt).
+const (
+	lostAnswer = "the answer was lost, so the"
+	stopped    = "Looking for it stopped after"
+)
+
+// checkLookupsFinished fails the test when a create whose answer was lost
+// gave up after its lookups ran their course: the fakes list new objects at
+// once, so a lookup that was not cut short by the interrupt must find the
+// object. (Run with the lookups disabled, this is what fails.)
+func checkLookupsFinished(t *testing.T, output string) {
+	t.Helper()
+	for _, msg := range strings.Split(output, lostAnswer)[1:] {
+		// The message's own sentence about the lookups comes right after.
+		head := msg
+		if i := strings.Index(head, "The create was not sent again"); i >= 0 {
+			head = head[:i]
+		}
+		if !strings.Contains(head, stopped) {
+			t.Errorf("a create's answer was lost and its object was not found although the platform lists it at once and the lookups were not interrupted:\n...%s%s", lostAnswer, cut(msg, 500))
+		}
+	}
+}
+
+// cut is s, cut to n bytes.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// normalize joins a command's output into one line: terraform wraps its
+// diagnostics, so a sentence or a command may span lines.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var (
+	// importCommand is `terraform import <address> <id>` in a message;
+	// the address may be a placeholder, as the diagnostic's "with" line
+	// names the resource.
+	importCommand = regexp.MustCompile("terraform import (<this resource's address>|[^\\s`'\"]+) ['\"`]?([^\\s`'\"]+)")
+	withAddress   = regexp.MustCompile(`with ([^\s,]+),`)
+)
+
+// importCommands maps the object ids the messages give import commands for
+// to the resource addresses they name.
+func importCommands(messages string) map[string]string {
+	imports := map[string]string{}
+	for _, diag := range strings.Split(messages, "Error: ")[1:] {
+		addr := ""
+		if m := withAddress.FindStringSubmatch(diag); m != nil {
+			addr = m[1]
+		}
+		for _, m := range importCommand.FindAllStringSubmatch(diag, -1) {
+			a, id := m[1], strings.TrimRight(m[2], ".,;:)")
+			if strings.HasPrefix(id, "<") {
+				continue // a placeholder: "terraform import <address> <sandbox id>"
+			}
+			if strings.HasPrefix(a, "<") {
+				a = addr
+			}
+			if a != "" {
+				imports[id] = a
+			}
+		}
+	}
+	return imports
+}
+
+// maxApplies bounds the applies after the interrupt: each may stop at
+// objects a message names (the template, then volumes, then boxes).
+const maxApplies = 5
+
+// resolve does what the messages of the applies say about objects the
+// state does not hold, as a user would, after an apply that failed
+// (complete false) or left objects untracked.
+//
+// An object is named when a message gives the terraform import command for
+// its id (it is then imported), or its create token (then the orphans
+// command must list it, and once every untracked object is named it is
+// deleted with the orphans command's --delete, as the message says). The
+// orphans command must list exactly the untracked objects of the kinds that
+// carry the provider's marks. The test fails for an object no message named
+// once an apply completes (an orphan nobody was told about: the apply made
+// its resource's object a second time), and when nothing a message says
+// can be done.
+func (w *workdir) resolve(s *site, owner string, untracked []object, messages string, complete bool) {
+	t := w.t
+	t.Helper()
+	imports := importCommands(messages) // object id → address
+	var unnamed, named []object
+	for _, o := range untracked {
+		_, byImport := imports[o.ID]
+		if byImport || (o.Token != "" && strings.Contains(messages, o.Token)) {
+			named = append(named, o)
+		} else {
+			unnamed = append(unnamed, o)
+		}
+	}
+	if complete && len(unnamed) > 0 {
+		t.Fatalf("orphans: the apply completed, and the platform holds %d objects that the state does not record and that no message named "+
+			"by its id (an import command) or its create token:\n%s\n"+
+			"%d of them share their name with an object the state records: made twice "+
+			"(the platform holds %d sandboxes and %d volumes for %d of each)\nerrors of the applies:\n%s",
+			len(unnamed), describe(unnamed), madeTwice(unnamed, s.objects(t)), count(s.objects(t), "sandbox"), count(s.objects(t), "volume"), boxes, diagnostics(messages))
+	}
+	if len(named) > 0 {
+		t.Logf("objects the state lost, named by the messages:\n%s", describe(named))
+	}
+
+	// The orphans command lists exactly the untracked objects it can check.
+	var want []string
+	for _, o := range untracked {
+		if s.labelled[o.Kind] {
+			want = append(want, o.Kind+" "+o.ID)
+		}
+	}
+	sort.Strings(want)
+	got, code := w.orphanIDs(s, owner, false)
+	if !slices.Equal(got, want) || (len(want) > 0) != (code == 2) {
+		t.Fatalf("terraform-provider-sbx orphans --owner %s: exit %d listing %v, want exactly the untracked %v", owner, code, got, want)
+	}
+
+	// Import what an import command names (the template too), where the
+	// resource is not in state yet and the object is in no resource.
+	st := w.state()
+	inState := map[string]bool{}
+	for _, r := range st {
+		inState[r.Address], inState["id "+r.ID] = true, true
+	}
+	did := false
+	for _, id := range slices.Sorted(maps.Keys(imports)) {
+		addr := imports[id]
+		if inState[addr] || inState["id "+id] {
+			continue
+		}
+		if out, code := w.terraform("import", "-input=false", "-no-color", addr, id); code != 0 {
+			t.Fatalf("terraform import %s %s (as the message says): exit %d:\n%s", addr, id, code, out)
+		}
+		t.Logf("imported %s as %s, as the message said", id, addr)
+		did = true
+	}
+
+	// Delete what is named by its create token, once every untracked
+	// object is named: --delete removes every orphan of the owner.
+	left := untrackedObjects(s.objects(t), w.state())
+	var byToken []string
+	allNamed := true
+	for _, o := range left {
+		if o.Token != "" && strings.Contains(messages, o.Token) && s.labelled[o.Kind] {
+			byToken = append(byToken, o.Kind+" "+o.ID)
+		} else {
+			allNamed = false
+		}
+	}
+	sort.Strings(byToken)
+	if len(byToken) > 0 && allNamed {
+		got, code := w.orphanIDs(s, owner, true)
+		if !slices.Equal(got, byToken) || code != 2 {
+			t.Fatalf("orphans --delete: exit %d removing %v, want exactly %v", code, got, byToken)
+		}
+		t.Logf("deleted with orphans --delete, as the message said: %v", byToken)
+		did = true
+	}
+	if !did {
+		t.Fatalf("the apply failed or left objects the state does not record, and no message says what to do "+
+			"(no import command for a resource not in state, no create token of an object left):\nuntracked:\n%s\nerrors of the applies:\n%s",
+			describe(left), diagnostics(messages))
+	}
+}
+
+// madeTwice counts the objects of lost that share their kind and name with
+// another object the platform holds.
+func madeTwice(lost, all []object) int {
+	n := 0
+	for _, o := range lost {
+		for _, other := range all {
+			if other.ID != o.ID && other.Kind == o.Kind && other.Name == o.Name {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// diagnostics are the errors in normalized output, one a
+// line, each cut to 600 characters.
+func diagnostics(messages string) string {
+	var out []string
+	for _, part := range strings.Split(messages, "Error: ")[1:] {
+		if strings.HasPrefix(part, "execution halted") {
+			continue // terraform's note on every operation the interrupt stopped
+		}
+		out = append(out, "  - "+cut(part, 600))
+	}
+	return strings.Join(out, "\n")
+}
+
+// orphanIDs runs the orphans command (with --delete when del) against the
+// working directory's state and returns the "kind id" of each orphan it
+// reports, sorted, and its exit code.
+func (w *workdir) orphanIDs(s *site, owner string, del bool) ([]string, int) {
+	w.t.Helper()
+	args := []string{"--platform", s.orphansPlatform, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--format", "json"}
+	if del {
+		args = append(args, "--delete")
+	}
+	var out string
+	var code int
+	if s.orphansPlatforms != nil {
+		out, code = w.orphansInProcess(s.orphansPlatforms, args...)
+	} else {
+		out, code = w.orphans(args...)
+	}
+	if code != 0 && code != 2 {
+		w.t.Fatalf("terraform-provider-sbx orphans %s: exit %d:\n%s", strings.Join(args, " "), code, out)
+	}
+	var rep struct {
+		Orphans []struct {
+			Kind   string `json:"kind"`
+			ID     string `json:"id"`
+			Result string `json:"result"`
+			Error  string `json:"error"`
+		} `json:"orphans"`
+	}
+	if err := json.Unmarshal([]byte(out[:strings.LastIndexByte(out, '}')+1]), &rep); err != nil {
+		w.t.Fatalf("orphans report: %v\n%s", err, out)
+	}
+	ids := make([]string, 0, len(rep.Orphans))
+	for _, o := range rep.Orphans {
+		if del && o.Error != "" {
+			w.t.Errorf("orphans --delete could not remove %s %s: %s", o.Kind, o.ID, o.Error)
+		}
+		ids = append(ids, o.Kind+" "+o.ID)
+	}
+	sort.Strings(ids)
+	return ids, code
+}
+
+// checkExactly asserts the platform holds the state's sandboxes and
+// volumes, 20 of each, once each: no object outside the state, no resource
+// whose object was made twice, none missing.
+func checkExactly(t *testing.T, s *site, st []stateResource, objects []object) {
+	t.Helper()
+	if u := untrackedObjects(objects, st); len(u) > 0 {
+		t.Errorf("the platform holds objects no state records:\n%s", describe(u))
+	}
+	live := map[string]bool{}
+	byName := map[string][]object{}
+	for _, o := range objects {
+		live[o.Kind+" "+o.ID] = true
+		byName[o.Kind+" "+o.Name] = append(byName[o.Kind+" "+o.Name], o)
+	}
+	for key, os := range byName {
+		if len(os) > 1 {
+			t.Errorf("duplicates: %d objects for %s:\n%s", len(os), key, describe(os))
+		}
+	}
+	perKind := map[string]int{}
+	for _, r := range st {
+		k := kindOf(r.Type)
+		if k == "" {
+			continue
+		}
+		perKind[k]++
+		if !live[k+" "+r.ID] {
+			if k != "template" || s.templates {
+				t.Errorf("%s records %s %s, which the platform does not hold", r.Address, k, r.ID)
+			}
+		}
+	}
+	for _, k := range []string{"sandbox", "volume"} {
+		if perKind[k] != boxes || count(objects, k) != boxes {
+			t.Errorf("%ss: %d in state, %d on the platform; want %d of each", k, perKind[k], count(objects, k), boxes)
+		}
+	}
+	if perKind["template"] != 1 || (s.templates && count(objects, "template") != 1) {
+		t.Errorf("templates: %d in state, %d on the platform; want 1", perKind["template"], count(objects, "template"))
+	}
+}

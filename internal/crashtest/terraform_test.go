@@ -1,0 +1,250 @@
+package crashtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/orphans"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// workdir is one Terraform working directory with local state, driving the
+// built provider binary through a dev_overrides CLI configuration.
+type workdir struct {
+	t   *testing.T
+	tf  string // the terraform CLI
+	bin string // the provider binary (also the orphans command)
+	dir string
+	env []string
+}
+
+func (w *workdir) write(name, content string) {
+	w.t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, name), []byte(content), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *workdir) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	// Its own process group: the provider processes terraform starts are
+	// in it too, so the test can tell when they are gone (groupAlive).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd
+}
+
+// terraform runs the CLI to its end and returns its output (stdout, then
+// stderr) and exit code.
+func (w *workdir) terraform(args ...string) (string, int) {
+	w.t.Helper()
+	return w.run(w.command(w.tf, args...))
+}
+
+// orphans runs the provider binary's orphans subcommand.
+func (w *workdir) orphans(args ...string) (string, int) {
+	w.t.Helper()
+	return w.run(w.command(w.bin, append([]string{"orphans"}, args...)...))
+}
+
+func (w *workdir) run(cmd *exec.Cmd) (string, int) {
+	w.t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		w.t.Fatalf("running %s: %v", cmd.Path, err)
+	}
+	return stdout.String() + stderr.String(), code
+}
+
+// orphansInProcess runs the orphans command in the test process with the
+// given platforms and the working directory's environment.
+func (w *workdir) orphansInProcess(platforms []platform.Definition, args ...string) (string, int) {
+	env := map[string]string{}
+	for _, kv := range w.env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	var out bytes.Buffer
+	code := orphans.Main(context.Background(), args, orphans.Env{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
+		Getenv: func(k string) string { return env[k] }, Version: "crashtest", Platforms: platforms,
+	})
+	return out.String(), code
+}
+
+// lockedBuffer collects a process's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// interrupted starts `terraform apply`, waits until ready says the
+// platform has seen creates, sends sig to terraform (not to its provider
+// processes: a Ctrl-C in a terminal reaches the whole group, a CI runner's
+// cancel or the OOM killer often only terraform), waits for it to exit and
+// for the provider processes it leaves to end, and returns its output.
+func (w *workdir) interrupted(sig syscall.Signal, ready func() bool, args ...string) string {
+	w.t.Helper()
+	cmd := w.command(w.tf, append([]string{"apply"}, args...)...)
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		w.t.Fatalf("starting terraform apply: %v", err)
+	}
+	pgid := cmd.Process.Pid
+	defer killGroup(pgid) // whatever is left of the processes the test started
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	deadline := time.Now().Add(3 * time.Minute)
+	for !ready() {
+		select {
+		case err := <-done:
+			w.t.Fatalf("terraform apply ended (%v) before the platform saw the creates it waits for, so the signal could not land mid-create:\n%s", err, out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("the platform saw no creates within 3 minutes of terraform apply:\n%s", out.String())
+		}
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		w.t.Fatalf("signalling terraform: %v", err)
+	}
+	select {
+	case err := <-done:
+		w.t.Logf("terraform apply after %v: %v", sig, err)
+	case <-time.After(3 * time.Minute):
+		w.t.Fatalf("terraform apply did not exit within 3 minutes of %v:\n%s", sig, out.String())
+	}
+	// A killed terraform leaves its provider processes running their
+	// requests; they end when they notice terraform is gone. The next
+	// apply starts after them, as a user's would.
+	for end := time.Now().Add(10 * time.Second); groupAlive(pgid) && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if groupAlive(pgid) {
+		w.t.Logf("provider processes of the terraform that got %v still ran 10 s later; killed them", sig)
+	}
+	return out.String()
+}
+
+// groupAlive reports whether a process of the group pgid runs (zombies,
+// which a container's init may leave unreaped, do not count).
+func groupAlive(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return syscall.Kill(-pgid, 0) == nil
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces.
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) >= 3 && fields[0] != "Z" && fields[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+
+// unlock removes the lock a killed terraform leaves on the local state, as
+// a user does: terraform force-unlock with the lock's id, else (the local
+// backend's lock is held by the process, which is gone, and only its info
+// file remains) removing the info file.
+func (w *workdir) unlock() {
+	w.t.Helper()
+	info := filepath.Join(w.dir, ".terraform.tfstate.lock.info")
+	raw, err := os.ReadFile(info)
+	if err != nil {
+		return
+	}
+	var lock struct{ ID string }
+	_ = json.Unmarshal(raw, &lock)
+	if out, code := w.terraform("force-unlock", "-force", lock.ID); code != 0 {
+		w.t.Logf("terraform force-unlock %s: exit %d (%s); removing %s", lock.ID, code, strings.TrimSpace(out), info)
+		if err := os.Remove(info); err != nil && !errors.Is(err, os.ErrNotExist) {
+			w.t.Fatal(err)
+		}
+		return
+	}
+	w.t.Logf("terraform force-unlock %s: the killed apply's lock released", lock.ID)
+}
+
+// stateResource is one resource instance of the state.
+type stateResource struct {
+	Address string
+	Type    string
+	ID      string
+	Name    string
+}
+
+// state reads the state through terraform show -json.
+func (w *workdir) state() []stateResource {
+	w.t.Helper()
+	cmd := w.command(w.tf, "show", "-json", "-no-color")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		w.t.Fatalf("terraform show -json: %v\n%s", err, stderr.String())
+	}
+	var doc struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string         `json:"address"`
+					Type    string         `json:"type"`
+					Values  map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		w.t.Fatalf("reading terraform show -json: %v\n%s", err, stdout.String())
+	}
+	var out []stateResource
+	for _, r := range doc.Values.RootModule.Resources {
+		id, _ := r.Values["id"].(string)
+		name, _ := r.Values["name"].(string)
+		out = append(out, stateResource{Address: r.Address, Type: r.Type, ID: id, Name: name})
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# make bench-scale: BOXES sbx_sandbox (default 1000) from one sbx_template on
+# the strict E2B fake, which answers every request LATENCY_MS late (default
+# 50), with terraform -parallelism=PARALLELISM (default 10). For apply, a
+# no-op plan and destroy it prints the wall time, the requests per box, the
+# API floor (requests x latency / parallelism: what the calls cost even with
+# no provider work), the same phase for Terraform core alone (BOXES
+# terraform_data) and the CPU seconds of terraform and of the provider.
+#
+# The provider runs as a dev override through a wrapper that runs it under
+# GNU time, so its CPU is counted however many times Terraform starts it.
+# SBX_CPUPROFILE=/path is passed through: each provider process writes
+# /path.PID (go tool pprof -top bin/terraform-provider-sbx /path.*).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+BOXES=${BOXES:-1000}
+LATENCY_MS=${LATENCY_MS:-50}
+PARALLELISM=${PARALLELISM:-10}
+command -v terraform >/dev/null || { echo "bench-scale needs terraform on PATH" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench-scale needs GNU time (/usr/bin/time)" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/sbx-bench-scale-XXXXXX)
+fake_pid=
+cleanup() {
+  [ -z "$fake_pid" ] || kill "$fake_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+mkdir -p "$work/bin" "$work/override" "$work/sbx" "$work/core"
+go build -trimpath -o "$work/bin/terraform-provider-sbx" .
+go build -o "$work/bin/benchfake" ./internal/bench/benchfake
+# The wrapper Terraform starts: one line "user sys" per provider process.
+cat >"$work/override/terraform-provider-sbx" <<WRAP
+#!/bin/sh
+exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/terraform-provider-sbx" "\$@"
+WRAP
+chmod +x "$work/override/terraform-provider-sbx"
+cat >"$work/terraformrc" <<RC
+provider_installation {
+  dev_overrides {
+    "sbxhq/sbx" = "$work/override"
+  }
+  direct {}
+}
+RC
+# Nobody asked for logs: the bench measures what a user's run costs.
+for v in $(env | sed -n 's/^\(TF_LOG[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+export TF_CLI_CONFIG_FILE="$work/terraformrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+
+"$work/bin/benchfake" -latency "${LATENCY_MS}ms" -api-key bench-key >"$work/fake.url" 2>"$work/fake.log" &
+fake_pid=$!
+for _ in $(seq 100); do [ -s "$work/fake.url" ] && break; sleep 0.05; done
+url=$(head -n1 "$work/fake.url")
+[ -n "$url" ] || { echo "the fake did not start:"; cat "$work/fake.log"; exit 1; }
+
+cat >"$work/sbx/main.tf" <<HCL
+terraform {
+  required_providers {
+    sbx = { source = "sbxhq/sbx" }
+  }
+}
+
+provider "sbx" {
+  e2b {
+    api_key = "bench-key"
+    api_url = "$url"
+    tier    = "pro"
+  }
+}
+
+resource "sbx_template" "t" {
+  name       = "bench"
+  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
+}
+
+resource "sbx_sandbox" "s" {
+  count       = $BOXES
+  name        = "box-\${count.index}"
+  template_id = sbx_template.t.id
+  timeout     = "1h"
+}
+HCL
+cat >"$work/core/main.tf" <<HCL
+resource "terraform_data" "s" {
+  count = $BOXES
+  input = "box-\${count.index}"
+}
+HCL
+
+# fake_cpu: the fake's CPU seconds so far. It shares the machine with
+# Terraform and the provider, so a busy fake slows them too.
+fake_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$fake_pid/stat"
+}
+
+# phase DIR NAME ARGS...: runs terraform NAME in DIR, leaving in $work the
+# wall and CPU seconds (GNU time counts terraform and every child it waited
+# for, so the provider too) and the provider's own CPU.
+phase() {
+  local dir=$1 name=$2; shift 2
+  : >"$work/provider-cpu"
+  local fake0; fake0=$(fake_cpu)
+  curl -fsS -X DELETE "$url/_bench/counts" >/dev/null
+  local rc=0
+  /usr/bin/time -o "$work/time" -f "%e %U %S" terraform -chdir="$work/$dir" "$name" -input=false -parallelism="$PARALLELISM" "$@" >"$work/$dir-$name.log" 2>&1 || rc=$?
+  # A no-op plan exits 0 under -detailed-exitcode; 2 would mean changes.
+  if [ "$rc" != 0 ]; then echo "$dir: terraform $name exited $rc:"; tail -n 40 "$work/$dir-$name.log"; exit 1; fi
+  read -r wall user sys <"$work/time"
+  pcpu=$(awk '{ u += $1; s += $2 } END { printf "%.2f", u + s }' "$work/provider-cpu")
+  reqs=$(curl -fsS "$url/_bench/counts" | sed -n 's/.*"requests":\([0-9]*\).*/\1/p')
+  local fcpu; fcpu=$(awk -v a="$fake0" -v b="$(fake_cpu)" 'BEGIN { printf "%.2f", b - a }')
+  echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') $pcpu $reqs $fcpu" >"$work/$dir-$name.result"
+  if [ -n "${BENCH_ROUTES:-}" ]; then curl -fsS "$url/_bench/counts" >"$work/$dir-$name.routes"; fi
+}
+
+echo "sbx bench-scale: $BOXES boxes on the E2B fake, ${LATENCY_MS} ms per answer, -parallelism=$PARALLELISM"
+phase sbx apply -auto-approve
+phase sbx plan -detailed-exitcode
+phase sbx destroy -auto-approve
+phase core apply -auto-approve
+phase core plan -detailed-exitcode
+phase core destroy -auto-approve
+if [ -n "${BENCH_ROUTES:-}" ]; then cp "$work"/*.routes "$BENCH_ROUTES"/ 2>/dev/null || true; fi
+
+printf '%-8s %8s %9s %8s %9s %8s %9s %9s %9s\n' phase wall_s requests req/box floor_s core_s "vs_max" cpu_s cpu_ms/box
+for p in apply plan destroy; do
+  read -r wall cpu pcpu reqs _ <"$work/sbx-$p.result"
+  read -r cwall ccpu _ _ _ <"$work/core-$p.result"
+  awk -v p="$p" -v w="$wall" -v c="$cpu" -v r="$reqs" -v cw="$cwall" -v n="$BOXES" -v l="$LATENCY_MS" -v par="$PARALLELISM" 'BEGIN {
+    floor = r * l / 1000 / par; m = floor > cw ? floor : cw
+    printf "%-8s %8.1f %9d %8.2f %9.1f %8.1f %8.2fx %9.2f %9.2f\n", p, w, r, r / n, floor, cw, w / m, c, c * 1000 / n }'
+done
+echo "cpu_s is terraform and provider together; the provider's own CPU per phase:"
+for p in apply plan destroy; do
+  read -r _ cpu pcpu _ fcpu <"$work/sbx-$p.result"
+  read -r _ ccpu _ _ _ <"$work/core-$p.result"
+  printf '  %-8s provider %6.2f s (%5.2f ms/box), terraform core alone %6.2f s, the fake %6.2f s\n' "$p" "$pcpu" "$(awk -v c="$pcpu" -v n="$BOXES" 'BEGIN { print c * 1000 / n }')" "$ccpu" "$fcpu"
+done
+kill "$fake_pid"
+wait "$fake_pid" || { echo "the fake reported spec violations:"; tail -n 20 "$work/fake.log"; exit 1; }
+fake_pid=
