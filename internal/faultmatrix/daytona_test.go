@@ -3,14 +3,11 @@ package faultmatrix_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
@@ -35,11 +32,7 @@ type daytonaEnv struct {
 func (daytonaTarget) start(t *testing.T) env {
 	t.Helper()
 	fake := daytonafake.New(t, daytonafake.Options{APIKey: daytonaKey})
-	t.Cleanup(func() {
-		if v := fake.SpecViolations(); len(v) > 0 {
-			t.Errorf("requests or responses broke the Daytona spec:\n%s", strings.Join(v, "\n"))
-		}
-	})
+	failOnSpecViolations(t, "Daytona", fake.SpecViolations)
 	return &daytonaEnv{fake: fake}
 }
 
@@ -47,22 +40,8 @@ func (e *daytonaEnv) providerBlock() string {
 	return fmt.Sprintf("provider \"sbx\" {\n  daytona {\n    api_key = %q\n    api_url = %q\n  }\n}\n", daytonaKey, e.fake.URL())
 }
 
-// withPlatform is the provider's platforms with def among them, whether or
-// not the provider's own list names it yet.
-func withPlatform(def platform.Definition) []platform.Definition {
-	defs := provider.Platforms()
-	for _, d := range defs {
-		if d.Name == def.Name {
-			return defs
-		}
-	}
-	return append(defs, def)
-}
-
 func (e *daytonaEnv) factories() map[string]func() (tfprotov6.ProviderServer, error) {
-	return acctest.Factories(provider.NewWithOptions("test", provider.Options{
-		Platforms: withPlatform(daytona.Definition()), Hooks: acctest.NoWaitHooks(),
-	}))
+	return acctest.Factories(provider.NewWithOptions("test", provider.Options{Hooks: acctest.NoWaitHooks()}))
 }
 
 func (e *daytonaEnv) inject(route string, f fault, n int) {

@@ -3,7 +3,6 @@ package faultmatrix_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -28,11 +27,7 @@ type e2bEnv struct {
 func (e2bTarget) start(t *testing.T) env {
 	t.Helper()
 	fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bKey})
-	t.Cleanup(func() {
-		if v := fake.SpecViolations(); len(v) > 0 {
-			t.Errorf("requests or responses broke the E2B spec:\n%s", strings.Join(v, "\n"))
-		}
-	})
+	failOnSpecViolations(t, "E2B", fake.SpecViolations)
 	return &e2bEnv{fake: fake}
 }
 

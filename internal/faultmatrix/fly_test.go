@@ -3,13 +3,11 @@ package faultmatrix_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
@@ -33,11 +31,7 @@ type flyEnv struct {
 func (flyTarget) start(t *testing.T) env {
 	t.Helper()
 	fake := flyfake.New(t, flyfake.Options{APIToken: flyToken, Apps: []string{flyApp}})
-	t.Cleanup(func() {
-		if v := fake.SpecViolations(); len(v) > 0 {
-			t.Errorf("requests or responses broke Fly's spec:\n%s", strings.Join(v, "\n"))
-		}
-	})
+	failOnSpecViolations(t, "Fly", fake.SpecViolations)
 	return &flyEnv{fake: fake}
 }
 
@@ -47,7 +41,7 @@ func (e *flyEnv) providerBlock() string {
 
 func (e *flyEnv) factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return acctest.Factories(provider.NewWithOptions("test", provider.Options{
-		Platforms: withPlatform(fly.Definition()), Hooks: acctest.NoWaitHooks(),
+		Hooks: acctest.NoWaitHooks(),
 	}))
 }
 

@@ -360,3 +360,13 @@ func runRow(t *testing.T, tg target, k kind, o op, f fault) {
 		CheckDestroy:             holdsNothing(e, kinds),
 	})
 }
+
+// failOnSpecViolations fails t, when it ends, with every request or answer
+// the fake of the platform titled title found breaking its spec.
+func failOnSpecViolations(t *testing.T, title string, violations func() []string) {
+	t.Cleanup(func() {
+		if v := violations(); len(v) > 0 {
+			t.Errorf("requests or responses broke the %s spec:\n%s", title, strings.Join(v, "\n"))
+		}
+	})
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
@@ -49,7 +48,7 @@ func (e *modalEnv) providerBlock() string {
 
 func (e *modalEnv) factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return acctest.Factories(provider.NewWithOptions("test", provider.Options{
-		Platforms: withPlatform(modal.Definition()), Hooks: acctest.NoWaitHooks(), Clock: e.ws,
+		Hooks: acctest.NoWaitHooks(), Clock: e.ws,
 	}))
 }
 
