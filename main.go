@@ -49,6 +49,7 @@ func main() {
 	if err := silenceUnaskedLogsHere(); err != nil {
 		log.Fatal(err.Error())
 	}
+	relaxGCHere()
 	stopProfile := startCPUProfile()
 	err := providerserver.Serve(context.Background(), provider.New(version), opts)
 	stopProfile()
