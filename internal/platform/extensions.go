@@ -64,6 +64,10 @@ type SandboxPlan struct {
 	// Creating: the plan makes a new box (a create or a replacement);
 	// false when it changes a live one.
 	Creating bool
+	// InState are the ids of the boxes this run has read from the state
+	// (every box a state holds is refreshed before it is planned, a tainted
+	// one included): a box among them belongs to a configuration.
+	InState []string
 }
 
 // Problem is one broken rule: the attribute it concerns, what and why.

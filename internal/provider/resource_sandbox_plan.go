@@ -35,7 +35,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
-	sandboxCheckRules(ctx, r.platform, plan, req.State.Raw.IsNull(), r.owner, &resp.Diagnostics)
+	sandboxCheckRules(ctx, r.platform, plan, req.State.Raw.IsNull(), r.owner, r.boxes.ids(), &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return

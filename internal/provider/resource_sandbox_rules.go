@@ -13,8 +13,8 @@ import (
 // to judge the planned box against its rules that span attributes or
 // objects, and reports each problem as a plan-time error on the attribute
 // it names. owner is the provider block's owner, which the box's marks
-// will carry.
-func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, owner string, diags *diag.Diagnostics) {
+// will carry; inState the boxes this run read from the state.
+func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, owner string, inState []string, diags *diag.Diagnostics) {
 	rules := plat.Extensions().SandboxRules
 	if rules == nil {
 		return
@@ -30,7 +30,7 @@ func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandbox
 			known = false
 		}
 	}
-	for _, p := range rules.CheckSandbox(ctx, platform.SandboxPlan{Spec: spec, MountsKnown: known, Creating: creating}) {
+	for _, p := range rules.CheckSandbox(ctx, platform.SandboxPlan{Spec: spec, MountsKnown: known, Creating: creating, InState: inState}) {
 		at := path.Root(p.Attribute)
 		if p.Index >= 0 {
 			at = at.AtListIndex(p.Index)

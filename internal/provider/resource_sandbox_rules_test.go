@@ -60,7 +60,7 @@ func TestSandboxCheckRules(t *testing.T) {
 			m := sandboxModel{TemplateID: types.StringValue("tpl"), State: types.StringValue("running"), VolumeMounts: tc.mounts,
 				Env: types.MapNull(types.StringType), Labels: types.MapNull(types.StringType)}
 			var diags diag.Diagnostics
-			sandboxCheckRules(context.Background(), plat, m, true, "", &diags)
+			sandboxCheckRules(context.Background(), plat, m, true, "", nil, &diags)
 			if len(rules.seen) != 1 || rules.seen[0].MountsKnown != tc.wantKnown || !rules.seen[0].Creating {
 				t.Fatalf("rules saw %+v, want one create plan with MountsKnown %v", rules.seen, tc.wantKnown)
 			}
@@ -81,7 +81,7 @@ func TestSandboxCheckRules(t *testing.T) {
 	}
 	// A platform offering no rules is not asked.
 	var diags diag.Diagnostics
-	sandboxCheckRules(context.Background(), &sandboxFakePlatform{}, sandboxModel{}, true, "", &diags)
+	sandboxCheckRules(context.Background(), &sandboxFakePlatform{}, sandboxModel{}, true, "", nil, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

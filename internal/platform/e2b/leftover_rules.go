@@ -3,6 +3,7 @@ package e2b
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -26,8 +27,9 @@ func (r sandboxRules) CheckSandbox(ctx context.Context, plan platform.SandboxPla
 // it) or held by another of the owner's states: a create beside it would
 // leave it unseen. The plan fails naming it and how to import it. A
 // replacement (create_before_destroy) is not a create here, so its old box
-// is never in the way; boxes of no owner are left alone, as E2B shares
-// names.
+// is never in the way, nor is a box the run read from a state (a tainted
+// box is planned again as a create while it still exists); boxes of no
+// owner are left alone, as E2B shares names.
 func (r sandboxRules) leftoverProblems(ctx context.Context, plan platform.SandboxPlan) []platform.Problem {
 	spec := plan.Spec
 	if !plan.Creating || spec.Name == "" || spec.Marks.Owner == "" || r.p == nil {
@@ -40,8 +42,16 @@ func (r sandboxRules) leftoverProblems(ctx context.Context, plan platform.Sandbo
 	}
 	var ids, tokens []string
 	for _, sb := range found {
+		// A box the run read from the state is a configuration's (a
+		// tainted box planned again as a create, or another resource's).
+		if slices.Contains(plan.InState, sb.ID) {
+			continue
+		}
 		ids = append(ids, sb.ID)
 		tokens = append(tokens, sb.Labels[platform.LabelCreateToken])
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	return []platform.Problem{{Attribute: "name", Index: -1, Summary: "A sandbox of this name and owner already exists",
 		Detail: fmt.Sprintf("E2B already runs sandbox %s, made by the provider for owner %q under name = %q (create token %s), "+
