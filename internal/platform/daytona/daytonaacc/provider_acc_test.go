@@ -199,10 +199,16 @@ var dtnInPlaceNone = resource.ConfigPlanChecks{PreApply: dtnEmptyAfterApply.Post
 // Terraform's own mechanism) that points the provider at the fake and at
 // the provider the test serves, and the template's context_dir at the
 // example's agent directory (plugin-testing copies no sub-directory); then
-// the next plan is empty and destroy leaves nothing.
+// the next plan is empty and destroy leaves nothing. The fake and the
+// provider share one clock that stands still: the sandbox the example
+// starts from the template marks the template used (Daytona's lastUsedAt),
+// which moves the template's expires_at from its creation to that use; on
+// the wall clock the two fall in different seconds whenever the apply
+// crosses one, and the refresh after the apply would see the deadline move.
 func TestAccDaytonaExample(t *testing.T) {
 	acctest.RequireTerraform(t)
-	fake, _ := dtnAccFake(t, daytonafake.Options{})
+	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	fake, _ := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	dir := acctest.ExampleWithOverride(t, "daytona", fmt.Sprintf(`provider "sbx" {
   daytona {
     api_key = %q
@@ -220,7 +226,7 @@ resource "sbx_template" "agent" {
 	resource.Test(t, resource.TestCase{
 		CheckDestroy: dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{{
-			ProtoV6ProviderFactories: dtnAccFactories,
+			ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: acctest.NoWaitHooks()}),
 			ConfigDirectory:          config.StaticDirectory(dir),
 			ConfigPlanChecks:         dtnEmptyAfterApply,
 			Check: resource.ComposeAggregateTestCheckFunc(
