@@ -9,6 +9,9 @@
 #
 # The provider runs as a dev override through a wrapper that runs it under
 # GNU time, so its CPU is counted however many times Terraform starts it.
+# The same configuration then runs against floorprovider (internal/bench/
+# floorprovider): sbx's schemas with no provider logic and no API, which is
+# what Terraform and the plugin framework cost for objects of this shape.
 # SBX_CPUPROFILE=/path is passed through: each provider process writes
 # /path.PID (go tool pprof -top bin/terraform-provider-sbx /path.*).
 set -euo pipefail
@@ -28,26 +31,39 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$work/bin" "$work/override" "$work/sbx" "$work/core"
+mkdir -p "$work/bin" "$work/override" "$work/floor-override" "$work/sbx" "$work/floor" "$work/core"
 go build -trimpath -o "$work/bin/terraform-provider-sbx" .
+go build -trimpath -o "$work/bin/floorprovider" ./internal/bench/floorprovider
 go build -o "$work/bin/benchfake" ./internal/bench/benchfake
-# The wrapper Terraform starts: one line "user sys" per provider process.
+# The wrappers Terraform starts: one line "user sys" per provider process.
+# The floor runs with the settings the provider gives itself when no log
+# is asked for (logenv.go, gcpercent.go), so the two differ only in logic.
 cat >"$work/override/terraform-provider-sbx" <<WRAP
 #!/bin/sh
 exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/terraform-provider-sbx" "\$@"
 WRAP
-chmod +x "$work/override/terraform-provider-sbx"
-cat >"$work/terraformrc" <<RC
+cat >"$work/floor-override/terraform-provider-sbx" <<WRAP
+#!/bin/sh
+export GOGC=400 TF_LOG_SDK=off TF_LOG_SDK_PROTO=off TF_LOG_SDK_FRAMEWORK=off TF_LOG_PROVIDER_SBX=off
+exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/floorprovider" "\$@"
+WRAP
+chmod +x "$work/override/terraform-provider-sbx" "$work/floor-override/terraform-provider-sbx"
+for dir in sbx floor; do
+  override=$work/override
+  [ "$dir" = sbx ] || override=$work/floor-override
+  cat >"$work/$dir.terraformrc" <<RC
 provider_installation {
   dev_overrides {
-    "sbxhq/sbx" = "$work/override"
+    "sbxhq/sbx" = "$override"
   }
   direct {}
 }
 RC
+done
+cp "$work/sbx.terraformrc" "$work/core.terraformrc"
 # Nobody asked for logs: the bench measures what a user's run costs.
 for v in $(env | sed -n 's/^\(TF_LOG[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-export TF_CLI_CONFIG_FILE="$work/terraformrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 
 "$work/bin/benchfake" -latency "${LATENCY_MS}ms" -api-key bench-key >"$work/fake.url" 2>"$work/fake.log" &
 fake_pid=$!
@@ -82,6 +98,7 @@ resource "sbx_sandbox" "s" {
   timeout     = "1h"
 }
 HCL
+cp "$work/sbx/main.tf" "$work/floor/main.tf"
 cat >"$work/core/main.tf" <<HCL
 resource "terraform_data" "s" {
   count = $BOXES
@@ -104,7 +121,7 @@ phase() {
   local fake0; fake0=$(fake_cpu)
   curl -fsS -X DELETE "$url/_bench/counts" >/dev/null
   local rc=0
-  /usr/bin/time -o "$work/time" -f "%e %U %S" terraform -chdir="$work/$dir" "$name" -input=false -parallelism="$PARALLELISM" "$@" >"$work/$dir-$name.log" 2>&1 || rc=$?
+  TF_CLI_CONFIG_FILE="$work/$dir.terraformrc" /usr/bin/time -o "$work/time" -f "%e %U %S" terraform -chdir="$work/$dir" "$name" -input=false -parallelism="$PARALLELISM" "$@" >"$work/$dir-$name.log" 2>&1 || rc=$?
   # A no-op plan exits 0 under -detailed-exitcode; 2 would mean changes.
   if [ "$rc" != 0 ]; then echo "$dir: terraform $name exited $rc:"; tail -n 40 "$work/$dir-$name.log"; exit 1; fi
   read -r wall user sys <"$work/time"
@@ -119,6 +136,9 @@ echo "sbx bench-scale: $BOXES boxes on the E2B fake, ${LATENCY_MS} ms per answer
 phase sbx apply -auto-approve
 phase sbx plan -detailed-exitcode
 phase sbx destroy -auto-approve
+phase floor apply -auto-approve
+phase floor plan -detailed-exitcode
+phase floor destroy -auto-approve
 phase core apply -auto-approve
 phase core plan -detailed-exitcode
 phase core destroy -auto-approve
@@ -137,6 +157,17 @@ for p in apply plan destroy; do
   read -r _ cpu pcpu _ fcpu <"$work/sbx-$p.result"
   read -r _ ccpu _ _ _ <"$work/core-$p.result"
   printf '  %-8s provider %6.2f s (%5.2f ms/box), terraform core alone %6.2f s, the fake %6.2f s\n' "$p" "$pcpu" "$(awk -v c="$pcpu" -v n="$BOXES" 'BEGIN { print c * 1000 / n }')" "$ccpu" "$fcpu"
+done
+echo "the same configuration on floorprovider (sbx's schemas, no provider logic, no API):"
+echo "  (vs_floor: sbx's wall against max(API floor, this wall); above: sbx's CPU beyond this one's)"
+for p in apply plan destroy; do
+  read -r wall cpu pcpu reqs _ <"$work/sbx-$p.result"
+  read -r fwall fcpu fpcpu _ _ <"$work/floor-$p.result"
+  awk -v p="$p" -v sw="$wall" -v w="$fwall" -v c="$cpu" -v fc="$fcpu" -v fp="$fpcpu" -v pc="$pcpu" -v n="$BOXES" \
+    -v r="$reqs" -v l="$LATENCY_MS" -v par="$PARALLELISM" 'BEGIN {
+    api = r * l / 1000 / par; m = api > w ? api : w
+    printf "  %-8s wall %6.1f s (vs_floor %5.2fx), cpu %6.2f s (%5.2f ms/box; provider %5.2f); above: %5.2f ms/box (provider %5.2f)\n",
+      p, w, sw / m, fc, fc * 1000 / n, fp * 1000 / n, (c - fc) * 1000 / n, (pc - fp) * 1000 / n }'
 done
 kill "$fake_pid"
 wait "$fake_pid" || { echo "the fake reported spec violations:"; tail -n 20 "$work/fake.log"; exit 1; }

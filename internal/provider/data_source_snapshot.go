@@ -96,7 +96,7 @@ func (d *snapshotDataSource) Configure(_ context.Context, req datasource.Configu
 
 func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m snapshotDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -156,7 +156,7 @@ func (d *snapshotDataSource) Read(ctx context.Context, req datasource.ReadReques
 	m.ExpiresAt = timeStringOrNull(found.ExpiresAt)
 	// Labels show all of the snapshot's labels, a superset of a labels filter.
 	m.Labels = dsUserLabels(found.Labels)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }
 
 // snapshotAmbiguousUntimed explains several matches on a platform that does

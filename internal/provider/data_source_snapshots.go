@@ -75,7 +75,7 @@ func (d *snapshotsDataSource) Configure(_ context.Context, req datasource.Config
 
 func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m snapshotsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -101,7 +101,7 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }
 
 func (m *snapshotsDataSourceModel) setLists(ids, objs []attr.Value) (diags diag.Diagnostics) {

@@ -81,7 +81,7 @@ func (d *templateDataSource) Configure(_ context.Context, req datasource.Configu
 
 func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m templateDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -107,5 +107,5 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	m.Status = stringOrNull(tpl.Status)
 	m.CreatedAt = timeStringOrNull(tpl.CreatedAt)
 	m.Labels = dsUserLabels(tpl.Labels)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }

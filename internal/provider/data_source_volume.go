@@ -108,7 +108,7 @@ func (d *volumeDataSource) Configure(_ context.Context, req datasource.Configure
 
 func (d *volumeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m volumeDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -142,7 +142,7 @@ func (d *volumeDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	m.AttachedTo = attached
 	m.Labels = dsUserLabels(v.Labels)
 	m.Managed = types.BoolValue(v.Managed)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }
 
 // nonNilStrings makes a nil slice empty, so a result list is [] rather than null.

@@ -296,7 +296,7 @@ func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigV
 
 func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sandboxModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -316,7 +316,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		// marks it tainted and replaces it, instead of leaving an orphan.
 		out := sandboxSettle(plan, sb)
 		sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
-		resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, out)...)
 		r.boxes.record(out.ID.ValueString(), out.State.ValueString())
 	}
 	if err != nil {
@@ -326,7 +326,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state sandboxModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -347,7 +347,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	state.MemorySnapshots = sandboxMemorySnapshotsRead(caps.Attribute(platform.AttrSandboxMemorySnapshots), state.MemorySnapshots, sb)
 	sandboxRefresh(&state, sb, importing)
 	sandboxAfterRead(&state, sb, prevStatus, prevSince, r.platform.Name(), r.retention.orDefault())
-	resp.Diagnostics.Append(setIfChanged(ctx, &resp.State, read, state)...)
+	resp.Diagnostics.Append(setStateIfChanged(ctx, &resp.State, read, state)...)
 	r.boxes.record(state.ID.ValueString(), state.State.ValueString())
 	if importing {
 		// What the platform does not report is taken from the
@@ -360,8 +360,8 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state sandboxModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -432,7 +432,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	out := sandboxSettle(plan, sb)
 	sandboxAfterApply(&out, sb, r.platform.Name(), r.retention.orDefault())
-	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, out)...)
 	r.boxes.record(out.ID.ValueString(), out.State.ValueString())
 	if len(taken) > 0 {
 		writeUnreported(ctx, resp.Private, slices.DeleteFunc(recorded, func(k string) bool { return slices.Contains(taken, k) }), &resp.Diagnostics)
@@ -441,7 +441,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state sandboxModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

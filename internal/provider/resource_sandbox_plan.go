@@ -22,7 +22,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return // destroy, or a validation run before the provider is configured
 	}
 	var plan sandboxModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -44,12 +44,12 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		plan.Platform = types.StringValue(name)
 		sandboxPlanRetention(&plan, nil, true, name, rs, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+		resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, plan)...)
 		return
 	}
 
 	var state sandboxModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -73,7 +73,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	resp.RequiresReplace.Append(decision.replace...)
 	sandboxPlanComputed(&plan, state)
 	sandboxPlanRetention(&plan, &state, len(decision.replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)
-	resp.Diagnostics.Append(setIfChanged(ctx, &resp.Plan, planned, plan)...)
+	resp.Diagnostics.Append(setPlanIfChanged(ctx, &resp.Plan, planned, plan)...)
 }
 
 // sandboxAttributes are a box's configurable attributes for the platform's

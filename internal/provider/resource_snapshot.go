@@ -224,7 +224,7 @@ func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRe
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan snapshotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -261,7 +261,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 		// failed, so it is never orphaned.
 		plan.applySnapshot(r.platform.Capabilities(), snap)
 		snapshotSetRetention(&plan, snap, r.platform.Name(), r.retention.orDefault())
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "create", "snapshot", "", fmt.Errorf("snapshot of %s: %w", snapshotSourceID(spec), err))
@@ -270,7 +270,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state snapshotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -284,25 +284,25 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	state.applySnapshot(r.platform.Capabilities(), snap)
 	snapshotSetRetention(&state, snap, r.platform.Name(), r.retention.orDefault())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 // Update only ever sees a change of the timeouts block: every other argument
 // replaces the snapshot.
 func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan snapshotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("expires_at"), &plan.ExpiresAt)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("parent_snapshot_id"), &plan.ParentSnapshotID)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state snapshotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -34,7 +34,7 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			return
 		}
 		var state snapshotModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 		if caps := r.platform.Capabilities(); snapshotUndeletable(caps, state.Kind) {
 			resp.Diagnostics.AddWarning("Snapshot will only be removed from state",
 				fmt.Sprintf("%s cannot delete %s: destroying snapshot %q removes it from the Terraform state, "+
@@ -45,8 +45,8 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 
 	var plan, config snapshotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &config)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -74,7 +74,7 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.RequiresReplace.Append(r.snapshotSourcePlan(ctx, config, *state, &plan, &resp.Diagnostics)...)
 	}
 	snapshotPlanRetention(&plan, state, r.platform.Name(), r.retention.orDefault(), &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
 // snapshotCheckCapabilities rejects, at plan time, a snapshot the platform

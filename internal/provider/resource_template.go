@@ -299,7 +299,7 @@ func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRe
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -330,19 +330,19 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 			// leaving an orphan that holds the name.
 			plan.applyBuild(tpl)
 			templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		}
 		addPlatformError(&resp.Diagnostics, "build", "template", spec.Name, err)
 		return
 	}
 	plan.applyBuild(tpl)
 	templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -363,7 +363,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		}
 		state.applyRead(tpl, true)
 		templateAfterPlatform(&state, tpl, r.platform.Name(), r.retention)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 		// What the platform does not report is taken from the
 		// configuration at the next plan (resource_template_unreported.go).
 		writeUnreported(ctx, resp.Private, templateUnreportedAfterImport(r.platform.Capabilities().Attributes, state), &resp.Diagnostics)
@@ -377,13 +377,13 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	state.applyRead(tpl, false)
 	templateAfterPlatform(&state, tpl, r.platform.Name(), r.retention)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -418,13 +418,13 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 			if resp.Diagnostics.HasError() {
 				return
 			}
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 			return
 		}
 		// Only context_dir's path or the timeouts changed: nothing to build.
 		plan.Status, plan.Platform, plan.LastUsedAt = state.Status, keepKnown(plan.Platform, state.Platform), state.LastUsedAt
 		templateSetRetentionFields(&plan, templateRetentionOf(state))
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
 	spec := templateSpecFrom(ctx, plan, &resp.Diagnostics)
@@ -441,12 +441,12 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	plan.applyBuild(tpl)
 	templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -526,7 +526,7 @@ func templateIsForeign(m templateModel) bool {
 // could not read, which is taken from the configuration.
 func templateNameRequiresReplace(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	resp.RequiresReplace = !templateIsForeign(state) &&
 		!takenAfterImport(ctx, req.Private, templateNameKey, req.StateValue.IsNull(), &resp.Diagnostics)
 }

@@ -53,7 +53,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return // destroy: nothing to build or check
 	}
 	var plan templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -72,7 +72,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 	if !req.State.Raw.IsNull() && r.platform != nil {
 		var state templateModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -107,7 +107,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	} else if r.platform != nil {
 		templatePlanRetention(&plan, nil, false, r.platform, r.defs, r.retention, &resp.Diagnostics)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 	if req.State.Raw.IsNull() && r.platform != nil {
 		// A create (also the create half of a replacement): where the id
 		// follows from the name, plan it known, so a template recreated

@@ -151,7 +151,7 @@ func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequ
 
 func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan volumeModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -177,7 +177,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 	if v != nil {
 		// A volume that exists despite the error is saved, so Terraform
 		// taints it instead of leaving it behind.
-		resp.Diagnostics.Append(resp.State.Set(ctx, volumeSettle(plan, v))...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, volumeSettle(plan, v))...)
 	}
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "create", "volume", spec.Name, err)
@@ -186,7 +186,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 
 func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state volumeModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -199,7 +199,7 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	volumeRefresh(&state, v, importing)
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, state)...)
 	if importing {
 		endImport(ctx, resp)
 	}
@@ -207,8 +207,8 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state volumeModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -258,12 +258,12 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 		}
 		v = got
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, volumeSettle(plan, v))...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, volumeSettle(plan, v))...)
 }
 
 func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state volumeModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

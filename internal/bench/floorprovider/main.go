@@ -1,0 +1,105 @@
+// Command floorprovider serves sbx's provider and resource schemas with no
+// provider logic behind them: no plan modifiers, no validators, no API.
+// Create and Update store the plan (unknowns become null, an id is made
+// up), Read keeps the state. `make bench-scale` runs it as the same-schema
+// floor: what Terraform and the plugin framework cost for objects of this
+// shape, so the provider's own cost is what it spends above this floor.
+package main
+
+import (
+	"context"
+	"log"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	sbx "github.com/sbxhq/terraform-provider-sbx/internal/provider"
+)
+
+func main() {
+	err := providerserver.Serve(context.Background(), func() provider.Provider {
+		return &floorProvider{real: sbx.New("floor")()}
+	}, providerserver.ServeOpts{Address: "registry.terraform.io/sbxhq/sbx"})
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+}
+
+// floorProvider answers with the real provider's schema and configures nothing.
+type floorProvider struct{ real provider.Provider }
+
+var _ provider.Provider = (*floorProvider)(nil)
+
+func (p *floorProvider) Metadata(ctx context.Context, req provider.MetadataRequest, resp *provider.MetadataResponse) {
+	p.real.Metadata(ctx, req, resp)
+}
+
+func (p *floorProvider) Schema(ctx context.Context, req provider.SchemaRequest, resp *provider.SchemaResponse) {
+	p.real.Schema(ctx, req, resp)
+}
+
+func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
+
+func (p *floorProvider) Resources(ctx context.Context) []func() resource.Resource {
+	var out []func() resource.Resource
+	for _, newReal := range p.real.Resources(ctx) {
+		out = append(out, func() resource.Resource { return &floorResource{real: newReal()} })
+	}
+	return out
+}
+
+func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+
+// floorResource has a real resource's schema, stripped of plan modifiers
+// and validators, and stores what it is given.
+type floorResource struct{ real resource.Resource }
+
+var _ resource.Resource = (*floorResource)(nil)
+
+func (r *floorResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	r.real.Metadata(ctx, req, resp)
+}
+
+func (r *floorResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
+	r.real.Schema(ctx, req, resp)
+	resp.Schema = stripped(resp.Schema)
+}
+
+func (r *floorResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	resp.State.Raw = known(req.Plan.Raw)
+}
+
+func (r *floorResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+func (r *floorResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = known(req.Plan.Raw)
+}
+
+func (r *floorResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// lastID numbers the ids the floor makes up.
+var lastID atomic.Int64
+
+// known turns a plan into a state: an unknown id gets a made-up one, any
+// other unknown becomes null.
+func known(plan tftypes.Value) tftypes.Value {
+	v, err := tftypes.Transform(plan, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if v.IsKnown() {
+			return v, nil
+		}
+		if p.Equal(tftypes.NewAttributePath().WithAttributeName("id")) {
+			return tftypes.NewValue(tftypes.String, "floor-"+strconv.FormatInt(lastID.Add(1), 10)), nil
+		}
+		return tftypes.NewValue(v.Type(), nil), nil
+	})
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+	return v
+}
