@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"google.golang.org/grpc/codes"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
@@ -20,18 +21,20 @@ const (
 	modalVolume = "fm-vol"
 )
 
-// modalTarget is Modal, through modalfake: Throttle answers
-// RESOURCE_EXHAUSTED with Modal's RPCRetryPolicy detail without acting,
-// DropAnswer acts and then answers UNAVAILABLE. The fake has no other
-// fault: see cannot.
+// modalTarget is Modal, through modalfake's fault sequences: a 429 is
+// RESOURCE_EXHAUSTED with Modal's RPCRetryPolicy detail, a 500 INTERNAL, a
+// 503 UNAVAILABLE, a drop before acting cuts the call's connection, a held
+// call waits in front of the handler until its deadline, all without
+// acting; a drop after acting answers UNAVAILABLE once the handler acted.
 type modalTarget struct{}
 
 func (modalTarget) name() string { return "modal" }
 
 type modalEnv struct {
 	ws *modalfake.Workspace
-	// images are the ids of every image a state held: the fake lists no
-	// images, so these are the ones looked up.
+	// images are the ids of every image a state held: Modal lists no
+	// images (only published tags, which the provider does not make), so
+	// these are the ones looked up.
 	mu     sync.Mutex
 	images map[string]bool
 }
@@ -56,14 +59,32 @@ func (e *modalEnv) factories() map[string]func() (tfprotov6.ProviderServer, erro
 // real.
 const modalRetryAfter = 100 * time.Millisecond
 
+// inject queues f for the next n calls of method, after what is queued.
 func (e *modalEnv) inject(method string, f fault, n int) {
+	steps := make([]modalfake.Step, n)
+	for i := range steps {
+		steps[i] = modalStep(f)
+	}
+	e.ws.Sequence(method, steps...)
+}
+
+// modalStep is f as modalfake injects it on one call.
+func modalStep(f fault) modalfake.Step {
 	switch f {
+	case faultNone:
+		return modalfake.Step{}
 	case fault429:
-		e.ws.Throttle(method, n, modalRetryAfter)
+		return modalfake.Step{Code: codes.ResourceExhausted, RetryAfter: modalRetryAfter}
+	case fault500:
+		return modalfake.Step{Code: codes.Internal}
+	case fault503:
+		return modalfake.Step{Code: codes.Unavailable}
+	case faultDropBefore:
+		return modalfake.Step{DropRequest: true}
 	case faultDropAfter:
-		e.ws.DropAnswer(method, n)
+		return modalfake.Step{DropAnswer: true}
 	default:
-		panic("modalfake cannot inject " + string(f))
+		return modalfake.Step{Hold: injectedLatency}
 	}
 }
 
@@ -79,13 +100,12 @@ func (e *modalEnv) holds(k kind, inState []string) error {
 			}
 		}
 	case "volume":
-		// The fake lists no volumes: the matrix's one name (a Modal
-		// volume's id in state) is looked up.
-		if _, ok := e.ws.Volume(modalVolume); ok {
-			live = append(live, modalVolume)
+		// A Modal volume's id in state is its name.
+		for _, v := range e.ws.Volumes() {
+			live = append(live, v.Name)
 		}
 	default:
-		// The fake lists no images: those any state held are looked up,
+		// Modal lists no images: those any state held are looked up,
 		// so an image a state forgot is found, one no state ever held
 		// is not.
 		e.mu.Lock()
@@ -105,27 +125,24 @@ func (e *modalEnv) holds(k kind, inState []string) error {
 // isSnapshotImage says whether an image is a filesystem snapshot.
 func isSnapshotImage(v modalfake.ImageView) bool { return v.FromSandboxID != "" }
 
-// cannot: modalfake injects RESOURCE_EXHAUSTED before acting (Throttle)
-// and UNAVAILABLE after acting (DropAnswer) only.
-func (modalTarget) cannot(_ string, f fault) string {
-	switch f {
-	case fault429, faultDropAfter:
-		return ""
-	case fault500:
-		return "modalfake cannot answer INTERNAL (it would need a fault that fails the next calls of a method with a given code, before acting)"
-	case fault503:
-		return "modalfake cannot answer UNAVAILABLE without acting (DropAnswer acts first; it would need the fault of a given code before acting)"
-	case faultDropBefore:
-		return "modalfake cannot cut a call before acting (it would need a fault that ends the call with UNAVAILABLE before the handler runs)"
-	default:
-		return "modalfake cannot hold a call (it would need a per-method delay that ends when the call's context does)"
-	}
-}
+// cannot: modalfake injects every fault on every method of both services.
+func (modalTarget) cannot(string, fault) string { return "" }
 
-// expect: Modal's SDK retries RESOURCE_EXHAUSTED after the RPCRetryPolicy
-// wait and UNAVAILABLE with the same idempotency key, which the fake
-// answers with the first call's answer: both converge.
-func (modalTarget) expect(kind, op, fault) outcome { return converges }
+// expect: the SDK absorbs every fault but latency. It waits out
+// RESOURCE_EXHAUSTED as the RPCRetryPolicy asks (the provider does so for
+// the router's snapshots, which the SDK does not), and retries INTERNAL and
+// UNAVAILABLE, whether the server acted or not: a control-plane retry
+// carries the first call's x-idempotency-key, which the server answers
+// with the first answer, and a snapshot's its snapshot_id. A call held
+// past the operation's timeout ends with DEADLINE_EXCEEDED, which the SDK
+// does not retry past the deadline: the apply fails, the server never
+// acted, and the next apply does the operation.
+func (modalTarget) expect(_ kind, _ op, f fault) outcome {
+	if f == faultLatency {
+		return retrySafe("the operation's timeout passes while the call is held in front of Modal's handler")
+	}
+	return converges
+}
 
 const modalTemplateHCL = `
 resource "sbx_template" "t" {

@@ -37,6 +37,17 @@ type randomRun struct {
 	kind   kind
 	hcl    func(count int) string
 	routes []string
+	// faults, when set, are the faults drawn on every route instead of
+	// absorbable's.
+	faults []fault
+}
+
+// absorbable are the faults the run draws on route.
+func (r randomRun) absorbable(route string) []fault {
+	if r.faults != nil {
+		return r.faults
+	}
+	return absorbable(route)
 }
 
 // randomRuns are the platforms the random run covers, with the cheapest
@@ -56,6 +67,20 @@ var randomRuns = map[string]randomRun{
 		kind:   flyTarget{}.kinds()[0],
 		hcl:    volumesHCL("fm_vol", "  size_gb = 1\n"),
 		routes: []string{"POST /apps/{app_name}/volumes", "GET /apps/{app_name}/volumes", "GET /apps/{app_name}/volumes/{volume_id}", "DELETE /apps/{app_name}/volumes/{volume_id}", "GET /apps/{app_name}"},
+	},
+	// Modal draws throttling only: the SDK waits out RESOURCE_EXHAUSTED
+	// as often as Modal asks, but gives INTERNAL and UNAVAILABLE (a 500, a
+	// 503, a dropped connection or answer) up after 3 retries. The calls
+	// of a route share its sequence, so one call's 4 attempts can all draw
+	// faults (about one run in ten at 200 objects), which no retry absorbs.
+	// A dropped connection is worse: the SDK sends every call on one HTTP/2
+	// connection, so one cut fails every call in flight (10 at terraform's
+	// parallelism). The fault matrix covers those faults one call at a time.
+	"modal": {
+		kind:   modalTarget{}.kinds()[0],
+		hcl:    volumesHCL("fm-vol", ""),
+		routes: []string{"VolumeGetOrCreate", "VolumeDelete"},
+		faults: []fault{fault429},
 	},
 }
 
@@ -77,13 +102,12 @@ func absorbable(route string) []fault {
 	return []fault{fault429, fault503, faultDropBefore}
 }
 
-// faultSequence is route's seeded sequence: each request in turn is let
-// through or answered with one of the absorbable faults, at randomRate,
-// never twice in a row (the REST client retries 4 times; a request that
+// faultSequence is a route's seeded sequence: each request in turn is let
+// through or answered with one of kinds (the route's absorbable faults),
+// at randomRate, never twice in a row (the REST client retries 4 times; a request that
 // kept drawing faults would rightly fail, and that is not what this run
 // measures).
-func faultSequence(rng *rand.Rand, route string, n int) []fault {
-	kinds := absorbable(route)
+func faultSequence(rng *rand.Rand, kinds []fault, n int) []fault {
 	seq := make([]fault, n)
 	for i := range seq {
 		seq[i] = faultNone
@@ -140,7 +164,7 @@ func TestRandomFaults(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(seed), nameSeed(tg.name())))
 			sequences := map[string][]fault{}
 			for _, route := range run.routes {
-				seq := faultSequence(rng, route, randomQueue*count)
+				seq := faultSequence(rng, run.absorbable(route), randomQueue*count)
 				sequences[route] = seq
 				for _, f := range seq {
 					e.inject(route, f, 1)

@@ -70,7 +70,17 @@ func translate(err error) error {
 	var withStatus interface{ GRPCStatus() *status.Status }
 	if errors.As(err, &withStatus) {
 		st := withStatus.GRPCStatus()
-		return &modalError{code: st.Code(), msg: st.Message(), err: err}
+		msg := st.Message()
+		// A call cut by its deadline (the operation's timeout) is
+		// DEADLINE_EXCEEDED, but grpc-go's message is "context deadline
+		// exceeded" only when the client's timer wins: when the server's
+		// reset of the stream arrives first it is "stream terminated by
+		// RST_STREAM with error code: CANCEL", which does not tell the user
+		// the timeout passed. The fault matrix's held snapshot saw both.
+		if st.Code() == codes.DeadlineExceeded && !strings.Contains(msg, context.DeadlineExceeded.Error()) {
+			msg = context.DeadlineExceeded.Error() + ": " + msg
+		}
+		return &modalError{code: st.Code(), msg: msg, err: err}
 	}
 	return err
 }

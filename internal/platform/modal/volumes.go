@@ -40,9 +40,30 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 		return nil, fmt.Errorf("looking up Modal volume %q: %w", spec.Name, translate(err))
 	}
 	if _, err := v.p.client.Volumes.FromName(ctx, spec.Name, &modal.VolumeFromNameParams{CreateIfMissing: true, Version: 2}); err != nil {
-		return nil, fmt.Errorf("creating Modal volume %q: %w", spec.Name, translate(err))
+		return v.createLost(ctx, spec.Name, err)
 	}
 	return volumeOf(spec.Name), nil
+}
+
+// createLost answers a create that failed. One whose every answer was lost
+// may still have made the volume: the name was free a moment before, so a
+// volume of that name now is this create's and is kept in state rather
+// than left for the next apply to refuse as someone else's. Otherwise the
+// failure stands, saying so when it cannot be told whether Modal acted.
+func (v *volumes) createLost(ctx context.Context, name string, createErr error) (*platform.Volume, error) {
+	if !mayHaveApplied(createErr) {
+		return nil, fmt.Errorf("creating Modal volume %q: %w", name, translate(createErr))
+	}
+	_, err := v.p.client.Volumes.FromName(ctx, name, nil)
+	switch {
+	case err == nil:
+		return volumeOf(name), nil
+	case isNotFound(err):
+		return nil, fmt.Errorf("creating Modal volume %q: %w (no volume of that name exists: applying again is safe)", name, translate(createErr))
+	default:
+		return nil, fmt.Errorf("creating Modal volume %q: %w; whether Modal made it cannot be told (looking it up failed: %v): "+
+			"if a volume of that name exists, import it with `terraform import` and its name", name, translate(createErr), translate(err))
+	}
 }
 
 // Get implements platform.VolumeService: the volume of the name, if Modal has it.

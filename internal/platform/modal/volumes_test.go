@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc/codes"
+
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
 )
@@ -119,5 +121,45 @@ func TestVolumeBadName(t *testing.T) {
 	}
 	if n := f.w.Calls("VolumeGetOrCreate"); n != 0 {
 		t.Errorf("Modal was asked %d times; a bad name is refused before", n)
+	}
+}
+
+// TestVolumeCreateAnswerLost: a create whose every answer is lost after
+// Modal made the volume keeps it (the name was free just before); one
+// refused outright, or lost before Modal acted, makes nothing and says
+// applying again is safe.
+func TestVolumeCreateAnswerLost(t *testing.T) {
+	lost := modalfake.Step{DropAnswer: true}
+	cut := modalfake.Step{Code: codes.Unavailable}
+	tests := []struct {
+		name string
+		// steps follow the name lookup's call, which goes through.
+		steps    []modalfake.Step
+		wantErr  string
+		wantMade bool
+	}{
+		{name: "every answer lost after acting", steps: []modalfake.Step{lost, lost, lost, lost}, wantMade: true},
+		{name: "every attempt cut before acting", steps: []modalfake.Step{cut, cut, cut, cut}, wantErr: "applying again is safe"},
+		{name: "refused", steps: []modalfake.Step{{Code: codes.InvalidArgument}}, wantErr: `creating Modal volume "data"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, false)
+			f.w.Sequence("VolumeGetOrCreate", append([]modalfake.Step{{}}, tt.steps...)...)
+			vol, err := f.p.Volumes().Create(f.ctx, platform.VolumeSpec{Name: "data"})
+			_, made := f.w.Volume("data")
+			if made != tt.wantMade {
+				t.Fatalf("volume made = %v, want %v (Create = %+v, %v)", made, tt.wantMade, vol, err)
+			}
+			if tt.wantErr == "" {
+				if err != nil || vol.ID != "data" {
+					t.Fatalf("Create = %+v, %v; want the volume kept", vol, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Create error = %v, want it to say %q", err, tt.wantErr)
+			}
+		})
 	}
 }

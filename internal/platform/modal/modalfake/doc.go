@@ -54,9 +54,15 @@
 //     SandboxSnapshotGet, SandboxRestore / SandboxRestoreV2.
 //   - Volumes: VolumeGetOrCreate (UNSPECIFIED looks up, CREATE_IF_MISSING
 //     creates a V2 volume or adopts the existing one), VolumeDelete.
-//   - Faults: Throttle (RESOURCE_EXHAUSTED with an RPCRetryPolicy detail),
-//     DropAnswer (act, then UNAVAILABLE; the retry with the same
-//     x-idempotency-key gets the first answer again).
+//   - Faults, per method of either service (faults.go): Throttle
+//     (RESOURCE_EXHAUSTED with an RPCRetryPolicy detail), Fail (a given
+//     code, e.g. INTERNAL or UNAVAILABLE), DropRequest (the call's TCP
+//     connection closed before the handler runs: the client sees
+//     UNAVAILABLE) and Hold (the call waits in front of the handler until
+//     its context ends, then DEADLINE_EXCEEDED or CANCELLED, or until a
+//     delay passes, then it acts), all without acting; DropAnswer (act,
+//     then UNAVAILABLE; the retry with the same x-idempotency-key gets the
+//     first answer again).
 //
 // Every RPC the fake does not implement answers UNIMPLEMENTED and is
 // recorded; a workspace's cleanup fails its test listing those calls and

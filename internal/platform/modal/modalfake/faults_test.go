@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	modal "github.com/modal-labs/modal-client/go"
 	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -118,4 +119,287 @@ func TestAuth(t *testing.T) {
 	if _, err := rt.TaskSnapshotMemory(bad, req); status.Code(err) != codes.Unauthenticated {
 		t.Errorf("router with a JWT the fake never minted: %v", err)
 	}
+}
+
+// rawClient is a control-plane client of w without the SDK (so without its
+// retries), and a context carrying w's credentials and auth token; each
+// call sends the idempotency key it is given.
+func rawClient(t *testing.T, w *Workspace) (pb.ModalClientClient, func(ctx context.Context, key string) context.Context) {
+	t.Helper()
+	cp := pb.NewModalClientClient(rawConn(t, strings.TrimPrefix(srv.URL(), "http://")))
+	creds := func(ctx context.Context, key string) context.Context {
+		return metadata.AppendToOutgoingContext(ctx, "x-modal-token-id", w.TokenID(), "x-modal-token-secret", w.TokenSecret(),
+			"x-modal-client-type", "9", "x-modal-client-version", "1.0.0", "x-idempotency-key", key)
+	}
+	tok, err := cp.AuthTokenGet(creds(ctxOf(t), "auth"), &pb.AuthTokenGetRequest{})
+	if err != nil {
+		t.Fatalf("AuthTokenGet: %v", err)
+	}
+	return cp, func(ctx context.Context, key string) context.Context {
+		return metadata.AppendToOutgoingContext(creds(ctx, key), "x-modal-auth-token", tok.GetToken())
+	}
+}
+
+// createData creates the volume "data" if missing.
+func createData() *pb.VolumeGetOrCreateRequest {
+	return pb.VolumeGetOrCreateRequest_builder{
+		DeploymentName:     "data",
+		ObjectCreationType: pb.ObjectCreationType_OBJECT_CREATION_TYPE_CREATE_IF_MISSING,
+	}.Build()
+}
+
+// Every fault before acting answers its code and does nothing; the call
+// after it (a new idempotency key, or the same one, as the SDK retries)
+// acts. A hold that outlives its delay acts.
+func TestFaultsBeforeActing(t *testing.T) {
+	const method = "VolumeGetOrCreate"
+	cases := []struct {
+		name   string
+		inject func(w *Workspace)
+		// deadline is the call's timeout.
+		deadline time.Duration
+		want     codes.Code
+		// transport says the client must hear the code from its own
+		// transport (the connection was cut), not from the fake.
+		transport bool
+		acted     bool
+	}{
+		{name: "INTERNAL", inject: func(w *Workspace) { w.Fail(method, codes.Internal, 1) }, want: codes.Internal},
+		{name: "UNAVAILABLE", inject: func(w *Workspace) { w.Fail(method, codes.Unavailable, 1) }, want: codes.Unavailable},
+		{name: "throttle", inject: func(w *Workspace) { w.Throttle(method, 1, time.Second) }, want: codes.ResourceExhausted},
+		{name: "dropped request", inject: func(w *Workspace) { w.DropRequest(method, 1) }, want: codes.Unavailable, transport: true},
+		{name: "held past the deadline", inject: func(w *Workspace) { w.Hold(method, 1, time.Minute) },
+			deadline: 200 * time.Millisecond, want: codes.DeadlineExceeded},
+		{name: "held less than the deadline", inject: func(w *Workspace) { w.Hold(method, 1, 50*time.Millisecond) },
+			want: codes.OK, acted: true},
+		{name: "none", inject: func(*Workspace) {}, want: codes.OK, acted: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := srv.NewWorkspace(t)
+			cp, with := rawClient(t, w)
+			tc.inject(w)
+			ctx := ctxOf(t)
+			if tc.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				defer cancel()
+			}
+			_, err := cp.VolumeGetOrCreate(with(ctx, "k1"), createData())
+			if got := status.Code(err); got != tc.want {
+				t.Fatalf("first call: %v, want %s", err, tc.want)
+			}
+			if tc.want == codes.ResourceExhausted {
+				if d := retryPolicy(err); d != time.Second {
+					t.Errorf("throttle asks for %v, want 1s", d)
+				}
+			}
+			if tc.transport && strings.Contains(err.Error(), "modalfake") {
+				t.Errorf("first call: %v; want the transport's error (connection cut), not an answer of the fake", err)
+			}
+			if _, ok := w.Volume("data"); ok != tc.acted {
+				t.Fatalf("volume made: %v, want %v", ok, tc.acted)
+			}
+			// The retry, with the same key, acts now (or is answered again).
+			if _, err := cp.VolumeGetOrCreate(with(ctxOf(t), "k1"), createData()); err != nil {
+				t.Fatalf("retry: %v", err)
+			}
+			if n := len(w.Volumes()); n != 1 {
+				t.Errorf("%d volumes after the retry, want 1", n)
+			}
+			if n := w.Calls(method); n != 2 {
+				t.Errorf("%s calls = %d, want 2", method, n)
+			}
+		})
+	}
+}
+
+// retryPolicy is the wait an RPCRetryPolicy detail of err asks for.
+func retryPolicy(err error) time.Duration {
+	for _, d := range status.Convert(err).Details() {
+		if p, ok := d.(*pb.RPCRetryPolicy); ok {
+			return time.Duration(float64(p.GetRetryAfterSecs()) * float64(time.Second))
+		}
+	}
+	return 0
+}
+
+// A dropped request cuts its connection, and with it every call in flight
+// on it, as a real network does.
+func TestDropRequestCutsTheConnection(t *testing.T) {
+	w := srv.NewWorkspace(t)
+	cp, with := rawClient(t, w)
+	w.Hold("VolumeGetOrCreate", 1, time.Minute)
+	held := make(chan error, 1)
+	go func() {
+		_, err := cp.VolumeGetOrCreate(with(ctxOf(t), "held"), createData())
+		held <- err
+	}()
+	for w.Calls("VolumeGetOrCreate") == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	w.DropRequest("VolumeDelete", 1)
+	_, err := cp.VolumeDelete(with(ctxOf(t), "cut"), pb.VolumeDeleteRequest_builder{VolumeId: "vo-x"}.Build())
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("dropped call: %v, want Unavailable", err)
+	}
+	select {
+	case err := <-held:
+		if status.Code(err) != codes.Unavailable {
+			t.Errorf("call held on the cut connection: %v, want Unavailable", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call held on the cut connection was not cut")
+	}
+	if _, ok := w.Volume("data"); ok {
+		t.Error("the cut held call acted")
+	}
+	// The client reconnects.
+	if _, err := cp.VolumeGetOrCreate(with(ctxOf(t), "after"), createData()); err != nil {
+		t.Fatalf("call after the cut: %v", err)
+	}
+}
+
+// snapshotsOf counts the filesystem-snapshot images of a sandbox.
+func snapshotsOf(w *Workspace, sandboxID string) int {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	n := 0
+	for _, im := range w.images {
+		if im.fromSandbox == sandboxID {
+			n++
+		}
+	}
+	return n
+}
+
+// The SDK retries what the faults answer, on the control plane and on the
+// task command router alike, and never acts twice; a call held past its
+// deadline fails and nothing is done.
+func TestSDKAgainstFaults(t *testing.T) {
+	cases := []struct {
+		name   string
+		method string
+		inject func(w *Workspace, method string)
+		// deadline is the call's timeout; 0: the fixture's.
+		deadline  time.Duration
+		wantCalls int
+		wantErr   bool
+	}{
+		{name: "create INTERNAL twice", method: "SandboxCreateV2", wantCalls: 3,
+			inject: func(w *Workspace, m string) { w.Fail(m, codes.Internal, 2) }},
+		{name: "create UNAVAILABLE", method: "SandboxCreateV2", wantCalls: 2,
+			inject: func(w *Workspace, m string) { w.Fail(m, codes.Unavailable, 1) }},
+		{name: "create dropped request", method: "SandboxCreateV2", wantCalls: 2,
+			inject: func(w *Workspace, m string) { w.DropRequest(m, 1) }},
+		{name: "create held past the deadline", method: "SandboxCreateV2", wantCalls: 1, wantErr: true, deadline: 300 * time.Millisecond,
+			inject: func(w *Workspace, m string) { w.Hold(m, 1, time.Minute) }},
+		{name: "snapshot INTERNAL twice", method: "TaskSnapshotFilesystem", wantCalls: 3,
+			inject: func(w *Workspace, m string) { w.Fail(m, codes.Internal, 2) }},
+		{name: "snapshot UNAVAILABLE", method: "TaskSnapshotFilesystem", wantCalls: 2,
+			inject: func(w *Workspace, m string) { w.Fail(m, codes.Unavailable, 1) }},
+		{name: "snapshot dropped request", method: "TaskSnapshotFilesystem", wantCalls: 2,
+			inject: func(w *Workspace, m string) { w.DropRequest(m, 1) }},
+		{name: "snapshot dropped answer", method: "TaskSnapshotFilesystem", wantCalls: 2,
+			inject: func(w *Workspace, m string) { w.DropAnswer(m, 1) }},
+		{name: "snapshot held past the deadline", method: "TaskSnapshotFilesystem", wantCalls: 1, wantErr: true, deadline: 300 * time.Millisecond,
+			inject: func(w *Workspace, m string) { w.Hold(m, 1, time.Minute) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, false)
+			var sb *modal.Sandbox
+			if tc.method == "TaskSnapshotFilesystem" {
+				sb = f.create(t, nil)
+			}
+			tc.inject(f.w, tc.method)
+			ctx := f.ctx
+			if tc.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				defer cancel()
+			}
+			var err error
+			made := func() int { return len(f.w.Sandboxes()) }
+			if sb != nil {
+				_, err = sb.SnapshotFilesystem(ctx, &modal.SandboxSnapshotFilesystemParams{TTL: time.Hour})
+				made = func() int { return snapshotsOf(f.w, sb.SandboxID) }
+			} else {
+				_, err = f.c.Sandboxes.Create(ctx, f.app, f.image, nil)
+			}
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("call: %v, want an error: %v", err, tc.wantErr)
+			}
+			if tc.wantErr && status.Code(err) != codes.DeadlineExceeded {
+				t.Errorf("held call: %v, want DeadlineExceeded", err)
+			}
+			want := 1
+			if tc.wantErr {
+				want = 0
+			}
+			if n := made(); n != want {
+				t.Errorf("%d objects made, want %d", n, want)
+			}
+			if n := f.w.Calls(tc.method); n != tc.wantCalls {
+				t.Errorf("%s calls = %d, want %d", tc.method, n, tc.wantCalls)
+			}
+		})
+	}
+}
+
+// A Sequence answers one call per step, in order, before the setters'
+// faults; a DropAnswer step acts and loses the answer, which the retry
+// with the same idempotency key gets again.
+func TestSequence(t *testing.T) {
+	const method = "VolumeGetOrCreate"
+	w := srv.NewWorkspace(t)
+	cp, with := rawClient(t, w)
+	w.Fail(method, codes.Unknown, 1)
+	w.Sequence(method,
+		Step{Code: codes.Internal},
+		Step{},
+		Step{Code: codes.ResourceExhausted, RetryAfter: 2 * time.Second},
+		Step{DropAnswer: true},
+		Step{Code: codes.Unavailable},
+	)
+	steps := []struct {
+		key  string
+		want codes.Code
+		// volumes is how many volumes the fake holds after the call.
+		volumes int
+	}{
+		{"a", codes.Internal, 0},
+		{"a", codes.OK, 1},
+		{"b", codes.ResourceExhausted, 1},
+		{"c", codes.Unavailable, 1}, // acted (adopted "data"), answer lost
+		{"c", codes.Unavailable, 1}, // the sequence's last step
+		{"c", codes.Unknown, 1},     // the setter's fault, after the sequence
+		{"c", codes.OK, 1},          // the first answer to "c", replayed
+	}
+	for i, st := range steps {
+		_, err := cp.VolumeGetOrCreate(with(ctxOf(t), st.key), createData())
+		if got := status.Code(err); got != st.want {
+			t.Fatalf("call %d: %v, want %s", i+1, err, st.want)
+		}
+		if st.want == codes.ResourceExhausted && retryPolicy(err) != 2*time.Second {
+			t.Errorf("call %d: retry policy %v, want 2s", i+1, retryPolicy(err))
+		}
+		if n := len(w.Volumes()); n != st.volumes {
+			t.Fatalf("after call %d: %d volumes, want %d", i+1, n, st.volumes)
+		}
+	}
+	if n := w.Calls(method); n != len(steps) {
+		t.Errorf("calls = %d, want %d", n, len(steps))
+	}
+}
+
+// A Step has one fate at most.
+func TestSequenceRefusesTwoFates(t *testing.T) {
+	w := srv.NewWorkspace(t)
+	defer func() {
+		if recover() == nil {
+			t.Error("a Step with two fates was queued")
+		}
+	}()
+	w.Sequence("VolumeDelete", Step{Code: codes.Internal, DropAnswer: true})
 }

@@ -31,6 +31,11 @@ type Server struct {
 	workspaces map[string]*Workspace // by token id
 	authTokens map[string]*Workspace // x-modal-auth-token → its workspace
 	grants     map[string]grant      // router JWT → what it grants
+
+	// connMu guards conns, the open connections of both services by their
+	// ends (connKey), which DropRequest cuts.
+	connMu sync.Mutex
+	conns  map[string]*trackedConn
 }
 
 // grant is what one router JWT lets its bearer reach.
@@ -51,18 +56,19 @@ func Start() (*Server, error) {
 		return nil, fmt.Errorf("modalfake: listen: %w", err)
 	}
 	s := &Server{
-		cpLis:      cpLis,
-		routerLis:  routerLis,
 		workspaces: map[string]*Workspace{},
 		authTokens: map[string]*Workspace{},
 		grants:     map[string]grant{},
+		conns:      map[string]*trackedConn{},
 	}
+	s.cpLis = &trackingListener{Listener: cpLis, s: s}
+	s.routerLis = &trackingListener{Listener: routerLis, s: s}
 	s.cp = grpc.NewServer(grpc.ChainUnaryInterceptor(s.controlUnary), grpc.ChainStreamInterceptor(s.controlStream))
 	pb.RegisterModalClientServer(s.cp, &control{s: s})
 	s.router = grpc.NewServer(grpc.ChainUnaryInterceptor(s.routerUnary), grpc.ChainStreamInterceptor(s.routerStream))
 	pb.RegisterTaskCommandRouterServer(s.router, &router{s: s})
-	go func() { _ = s.cp.Serve(cpLis) }()
-	go func() { _ = s.router.Serve(routerLis) }()
+	go func() { _ = s.cp.Serve(s.cpLis) }()
+	go func() { _ = s.router.Serve(s.routerLis) }()
 	return s, nil
 }
 
@@ -186,14 +192,15 @@ func (s *Server) controlStream(srv any, ss grpc.ServerStream, info *grpc.StreamS
 	return s.dispatchStream(w, method, srv, ss, handler)
 }
 
-// dispatch runs one unary call for w: count, throttle, replay or act,
-// remember the answer under the idempotency key, maybe drop it.
+// dispatch runs one unary call for w: count, apply a fault pending before
+// acting (faults.go), replay or act, remember the answer under the
+// idempotency key, maybe drop it.
 func (s *Server) dispatch(ctx context.Context, w *Workspace, method, key string, req any, handler grpc.UnaryHandler) (any, error) {
-	if err := w.begin(method); err != nil {
+	drop, err := w.begin(ctx, method, true)
+	if err != nil {
 		return nil, err
 	}
 	var resp any
-	var err error
 	if a, ok := w.replay(method, key); ok {
 		resp, err = a.resp, a.err
 	} else {
@@ -206,14 +213,17 @@ func (s *Server) dispatch(ctx context.Context, w *Workspace, method, key string,
 		}
 		w.remember(method, key, answer{resp: resp, err: err})
 	}
-	if w.takeDrop(method) {
+	if drop {
 		return nil, status.Errorf(codes.Unavailable, "modalfake: answer to %s dropped", method)
 	}
 	return resp, err
 }
 
 func (s *Server) dispatchStream(w *Workspace, method string, srv any, ss grpc.ServerStream, handler grpc.StreamHandler) error {
-	if err := w.begin(method); err != nil {
+	// A stream's answer is never dropped (the SDK retries no stream by
+	// idempotency key): DropAnswer is left for the next unary call, and a
+	// DropAnswer step lets the stream through.
+	if _, err := w.begin(ss.Context(), method, false); err != nil {
 		return err
 	}
 	err := handler(srv, &wsStream{ServerStream: ss, ctx: context.WithValue(ss.Context(), wsKey{}, w)})

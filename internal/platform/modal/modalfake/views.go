@@ -123,6 +123,19 @@ func (w *Workspace) Volume(name string) (VolumeView, bool) {
 	return VolumeView{ID: v.id, Name: v.name, Version: int(v.version), CreatedAt: v.createdAt}, true
 }
 
+// Volumes are all volumes of the workspace, by name: what Modal's
+// VolumeList answers for the (one, default) environment.
+func (w *Workspace) Volumes() []VolumeView {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	out := make([]VolumeView, 0, len(w.volumes))
+	for _, v := range w.volumes {
+		out = append(out, VolumeView{ID: v.id, Name: v.name, Version: int(v.version), CreatedAt: v.createdAt})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // Image is the image of an id.
 func (w *Workspace) Image(id string) (ImageView, bool) {
 	w.s.mu.Lock()

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // Workspace is one isolated tenant of the fake: its own credentials, clock,
@@ -24,6 +22,10 @@ type Workspace struct {
 	calls         map[string]int
 	throttles     map[string]*throttle
 	drops         map[string]int
+	fails         map[string]*codeFault
+	cuts          map[string]int
+	holds         map[string]*holdFault
+	sequences     map[string][]Step
 	answers       map[string]answer // method + "\x00" + x-idempotency-key
 	unimplemented []string
 	violations    []string
@@ -61,6 +63,10 @@ func newWorkspace(s *Server, t testing.TB) *Workspace {
 		calls:       map[string]int{},
 		throttles:   map[string]*throttle{},
 		drops:       map[string]int{},
+		fails:       map[string]*codeFault{},
+		cuts:        map[string]int{},
+		holds:       map[string]*holdFault{},
+		sequences:   map[string][]Step{},
 		answers:     map[string]answer{},
 		envID:       "en-" + s.randomID(22),
 		apps:        map[string]*app{},
@@ -148,24 +154,6 @@ func (w *Workspace) recordUnimplemented(method string) {
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
 	w.unimplemented = append(w.unimplemented, method)
-}
-
-// begin counts a call and answers it with a throttle when one is pending.
-func (w *Workspace) begin(method string) error {
-	w.s.mu.Lock()
-	defer w.s.mu.Unlock()
-	w.calls[method]++
-	th := w.throttles[method]
-	if th == nil || th.times <= 0 {
-		return nil
-	}
-	th.times--
-	st := status.New(codes.ResourceExhausted, fmt.Sprintf("rate limit exceeded for %s", method))
-	withDetail, err := st.WithDetails(pb.RPCRetryPolicy_builder{RetryAfterSecs: float32(th.after.Seconds())}.Build())
-	if err != nil {
-		return st.Err()
-	}
-	return withDetail.Err()
 }
 
 func (w *Workspace) replay(method, key string) (answer, bool) {
