@@ -57,7 +57,7 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 			if err != nil {
 				return nil, err
 			}
-			return s.converge(ctx, id, state)
+			return s.converge(ctx, id, "", state)
 		}
 	} else {
 		name = randomSandboxName()
@@ -75,18 +75,26 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 				if ferr != nil {
 					return nil, ferr
 				}
-				return s.converge(ctx, id, state)
+				return s.converge(ctx, id, "", state)
 			}
 		}
 		return nil, fmt.Errorf("creating sandbox %q: %w", name, wrapErr(kindSandbox, name, err))
 	}
-	return s.converge(ctx, created.ID, state)
+	// A container just created is stopped (created, never started): no
+	// need to read it to know that.
+	return s.converge(ctx, created.ID, platform.StateStopped, state)
 }
 
-// converge brings an existing container to state and reads it back; on
-// failure the sandbox is returned with the error.
-func (s *sandboxes) converge(ctx context.Context, id string, state platform.SandboxState) (*platform.Sandbox, error) {
-	stateErr := s.setState(ctx, id, state)
+// converge brings an existing container, known to be in state from ("":
+// read it), to state and reads it back; on failure the sandbox is
+// returned with the error.
+func (s *sandboxes) converge(ctx context.Context, id string, from, state platform.SandboxState) (*platform.Sandbox, error) {
+	var stateErr error
+	if from == "" {
+		stateErr = s.setState(ctx, id, state)
+	} else {
+		stateErr = s.setStateFrom(ctx, id, from, state)
+	}
 	// Read back even when ctx has expired: the caller must learn the id.
 	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()

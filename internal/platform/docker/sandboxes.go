@@ -23,7 +23,11 @@ const pollInterval = 250 * time.Millisecond
 
 // sandboxes implements platform.SandboxService: a sandbox is a container,
 // and its id is the full container id.
-type sandboxes struct{ api *client.Client }
+type sandboxes struct {
+	api *client.Client
+	// settle replaces startSettle when set (tests).
+	settle time.Duration
+}
 
 // Get reads a sandbox; a container that is gone is a NotFoundError.
 func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, error) {
@@ -107,7 +111,12 @@ func (s *sandboxes) setState(ctx context.Context, id string, state platform.Sand
 	if err != nil {
 		return wrapErr(kindSandbox, id, err)
 	}
-	steps, err := stateSteps(normalizeStatus(c.State), state)
+	return s.setStateFrom(ctx, id, normalizeStatus(c.State), state)
+}
+
+// setStateFrom is setState for a container known to be in state from.
+func (s *sandboxes) setStateFrom(ctx context.Context, id string, from, state platform.SandboxState) error {
+	steps, err := stateSteps(from, state)
 	if err != nil {
 		return &platform.ConflictError{Kind: kindSandbox, ID: id, Reason: err.Error()}
 	}

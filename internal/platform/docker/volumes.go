@@ -69,8 +69,15 @@ func (s *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 			}
 			return nil, fmt.Errorf("restoring snapshot %s into volume %q: %w", spec.FromSnapshotID, spec.Name, err)
 		}
+		return s.Get(ctx, spec.Name)
 	}
-	return s.Get(ctx, spec.Name)
+	// The engine answered with the volume it made, labels and creation
+	// time included, and it was not there at the inspect above, so no
+	// container mounts it yet: reading it back (an inspect, and a list of
+	// the containers) would only say the same again, two more requests a
+	// volume.
+	out := toVolume(made, nil)
+	return &out, nil
 }
 
 // foundAgain decides what an existing volume of the requested name is: the
