@@ -35,7 +35,7 @@ type retentionSettings struct {
 // overrides, a 72h warning and the wall clock.
 func defaultRetentionSettings() retentionSettings {
 	// No overrides: NewPolicy has nothing to refuse.
-	policy, _ := platform.RetentionTable(Platforms()).NewPolicy(nil)
+	policy, _ := registeredRetentionTable().NewPolicy(nil)
 	return retentionSettings{policy: policy, warnBefore: defaultWarnBefore, clock: retention.SystemClock{}}
 }
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -64,8 +65,15 @@ func retentionDeadlineFromState(platformName string, f retentionFields) (retenti
 // retentionRuleEnforced says whether the platform itself acts on a rule,
 // by the rows of the registered platforms (Platforms).
 func retentionRuleEnforced(platformName, key string) bool {
-	return platform.RetentionTable(Platforms()).Enforced(platformName, key)
+	return registeredRetentionTable().Enforced(platformName, key)
 }
+
+// registeredRetentionTable is the registered platforms' retention table,
+// built once: the definitions never change while the provider runs, and
+// building them for every box's plan was a share of a no-op plan's CPU.
+var registeredRetentionTable = sync.OnceValue(func() retention.Table {
+	return platform.RetentionTable(Platforms())
+})
 
 // retentionWarning is the plan warning for a deadline within warnBefore of
 // now or past it, naming platform, rule, action and date; ok is false when
