@@ -30,8 +30,20 @@ type OtherState struct {
 }
 
 // otherProviderAddr is where plugin-testing serves the provider too: a
-// configuration without required_providers means hashicorp/sbx.
-const otherProviderAddr = "registry.terraform.io/hashicorp/sbx"
+// configuration without required_providers means hashicorp/sbx, on the
+// registry host the CLI defaults to. As plugin-testing does, it honours
+// TF_ACC_PROVIDER_HOST and TF_ACC_PROVIDER_NAMESPACE (OpenTofu's host is
+// registry.opentofu.org: scripts/acc-matrix.sh sets it).
+func otherProviderAddr() string {
+	host, namespace := "registry.terraform.io", "hashicorp"
+	if v := os.Getenv("TF_ACC_PROVIDER_HOST"); v != "" {
+		host = strings.TrimSuffix(v, "/")
+	}
+	if v := os.Getenv("TF_ACC_PROVIDER_NAMESPACE"); v != "" {
+		namespace = strings.TrimSuffix(v, "/")
+	}
+	return host + "/" + namespace + "/" + ProviderName
+}
 
 // NewOtherState serves the provider newProvider builds (the provider's
 // constructor, e.g. provider.New("test")) and prepares an empty working
@@ -45,8 +57,9 @@ func NewOtherState(t *testing.T, newProvider func() provider.Provider) *OtherSta
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
 	serverFactory := providerserver.NewProtocol6(newProvider())
+	addr := otherProviderAddr()
 	go func() {
-		err := tf6server.Serve(otherProviderAddr, func() tfprotov6.ProviderServer { return serverFactory() },
+		err := tf6server.Serve(addr, func() tfprotov6.ProviderServer { return serverFactory() },
 			tf6server.WithDebug(ctx, reattach, closed),
 			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
 			tf6server.WithoutLogStderrOverride())
@@ -61,7 +74,7 @@ func NewOtherState(t *testing.T, newProvider func() provider.Provider) *OtherSta
 		cancel()
 		t.Fatal("the provider server for the second state stopped before it started")
 	}
-	spec, err := json.Marshal(map[string]any{otherProviderAddr: map[string]any{
+	spec, err := json.Marshal(map[string]any{addr: map[string]any{
 		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
 		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
 	}})

@@ -148,6 +148,7 @@ const (
 	AttrSandboxMemoryMB         = "sandbox.memory_mb"
 	AttrSandboxDiskMB           = "sandbox.disk_mb"
 	AttrSandboxEnv              = "sandbox.env"
+	AttrSandboxEnvWOVersion     = "sandbox.env_wo_version" // applies the write-only env_wo; Unreported everywhere
 	AttrSandboxLabels           = "sandbox.labels"
 	AttrSandboxVolumeMount      = "sandbox.volume_mount" // Max: how many a box may have
 	AttrSandboxMountReadOnly    = "sandbox.volume_mount.read_only"
@@ -179,7 +180,7 @@ func AllAttributes() []string {
 		AttrTemplateDockerfile, AttrTemplateImage, AttrTemplateFromTemplate, AttrTemplateStartCmd, AttrTemplateReadyCmd, AttrTemplateCPUCount, AttrTemplateMemoryMB, AttrTemplateDiskMB, AttrTemplateLabels, AttrTemplatePublic,
 		AttrVolumeSizeGB, AttrVolumeRegion, AttrVolumeLabels, AttrVolumeFromSnapshotID, AttrVolumeSnapshotRetention,
 		AttrSandboxFromSnapshotID, AttrSandboxState, AttrSandboxRegion, AttrSandboxCPUCount, AttrSandboxMemoryMB, AttrSandboxDiskMB,
-		AttrSandboxEnv, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly, AttrSandboxMountSubpath,
+		AttrSandboxEnv, AttrSandboxEnvWOVersion, AttrSandboxLabels, AttrSandboxVolumeMount, AttrSandboxMountReadOnly, AttrSandboxMountSubpath,
 		AttrSandboxTimeout, AttrSandboxOnTimeout, AttrSandboxIdleTimeout, AttrSandboxAutoArchiveAfter, AttrSandboxAutoDeleteAfter,
 		AttrSandboxNetworkInternet, AttrSandboxNetworkAllowOut, AttrSandboxNetworkDenyOut, AttrSandboxAutoResume, AttrSandboxMemorySnapshots,
 		AttrSnapshotSandboxID, AttrSnapshotVolumeID, AttrSnapshotIncludeMemory, AttrSnapshotTTL, AttrSnapshotLabels,

@@ -100,7 +100,10 @@ func setModel(ctx context.Context, raw *tftypes.Value, s typedSchema, frameworkS
 	}
 	values := make(map[string]tftypes.Value, len(layout.fields))
 	for _, f := range layout.fields {
-		value := rv.Field(f.index).Interface().(attr.Value)
+		value, ok := rv.Field(f.index).Interface().(attr.Value)
+		if !ok {
+			return frameworkSet(ctx, model)
+		}
 		if _, ok := value.(xattr.ValidateableAttribute); ok || !f.attrType.Equal(value.Type(ctx)) {
 			return frameworkSet(ctx, model)
 		}
@@ -144,7 +147,8 @@ var layouts sync.Map // reflect.Type -> *modelLayout (nil: not a model)
 // layoutOf is t's layout against s, or nil when t is not a model of s.
 func layoutOf(ctx context.Context, t reflect.Type, s typedSchema) *modelLayout {
 	if cached, ok := layouts.Load(t); ok {
-		return cached.(*modelLayout)
+		layout, _ := cached.(*modelLayout)
+		return layout
 	}
 	if s == nil {
 		return nil

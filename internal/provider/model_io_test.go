@@ -41,38 +41,30 @@ func generated(t tftypes.Type, kind valueKind, seq *int) tftypes.Value {
 			return tftypes.NewValue(t, tftypes.UnknownValue)
 		}
 	}
-	switch {
-	case t.Is(tftypes.String):
-		if kind == leavesUnknown {
-			return tftypes.NewValue(t, tftypes.UnknownValue)
-		}
-		return tftypes.NewValue(t, fmt.Sprintf("v%d", *seq))
-	case t.Is(tftypes.Number):
-		if kind == leavesUnknown {
-			return tftypes.NewValue(t, tftypes.UnknownValue)
-		}
-		return tftypes.NewValue(t, big.NewFloat(float64(*seq)))
-	case t.Is(tftypes.Bool):
-		if kind == leavesUnknown {
-			return tftypes.NewValue(t, tftypes.UnknownValue)
-		}
-		return tftypes.NewValue(t, *seq%2 == 0)
-	case t.Is(tftypes.List{}):
-		elem := t.(tftypes.List).ElementType
-		return tftypes.NewValue(t, []tftypes.Value{generated(elem, kind, seq), generated(elem, kind, seq)})
-	case t.Is(tftypes.Set{}):
-		elem := t.(tftypes.Set).ElementType
-		return tftypes.NewValue(t, []tftypes.Value{generated(elem, kind, seq)})
-	case t.Is(tftypes.Map{}):
-		elem := t.(tftypes.Map).ElementType
-		return tftypes.NewValue(t, map[string]tftypes.Value{"a": generated(elem, kind, seq), "b": generated(elem, kind, seq)})
-	case t.Is(tftypes.Object{}):
-		o := t.(tftypes.Object)
+	switch tt := t.(type) {
+	case tftypes.List:
+		return tftypes.NewValue(t, []tftypes.Value{generated(tt.ElementType, kind, seq), generated(tt.ElementType, kind, seq)})
+	case tftypes.Set:
+		return tftypes.NewValue(t, []tftypes.Value{generated(tt.ElementType, kind, seq)})
+	case tftypes.Map:
+		return tftypes.NewValue(t, map[string]tftypes.Value{"a": generated(tt.ElementType, kind, seq), "b": generated(tt.ElementType, kind, seq)})
+	case tftypes.Object:
 		vals := map[string]tftypes.Value{}
-		for name, at := range o.AttributeTypes {
+		for name, at := range tt.AttributeTypes {
 			vals[name] = generated(at, kind, seq)
 		}
 		return tftypes.NewValue(t, vals)
+	}
+	if kind == leavesUnknown {
+		return tftypes.NewValue(t, tftypes.UnknownValue)
+	}
+	switch {
+	case t.Is(tftypes.String):
+		return tftypes.NewValue(t, fmt.Sprintf("v%d", *seq))
+	case t.Is(tftypes.Number):
+		return tftypes.NewValue(t, big.NewFloat(float64(*seq)))
+	case t.Is(tftypes.Bool):
+		return tftypes.NewValue(t, *seq%2 == 0)
 	}
 	panic(fmt.Sprintf("generated: type %s", t))
 }

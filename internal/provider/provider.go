@@ -238,6 +238,7 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	data := &providerData{platform: plat, retention: ret, owner: owner.ValueString(), names: newNameRegistry(), boxes: newBoxStates()}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 // replacePlatform makes plat the provider's platform and closes the one a

@@ -79,6 +79,9 @@ func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataReque
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	defs := definitionsOr(r.defs)
 	resp.Schema = sandboxBaseSchema(ctx, defs)
+	for name, a := range sandboxEnvWOAttributes(defs) {
+		resp.Schema.Attributes[name] = a
+	}
 	for name, a := range sandboxLifecycleAttributes(defs) {
 		resp.Schema.Attributes[name] = a
 	}
@@ -289,12 +292,13 @@ func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureReq
 }
 
 func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
+	return append([]resource.ConfigValidator{
 		resourcevalidator.ExactlyOneOf(path.MatchRoot("template_id"), path.MatchRoot("from_snapshot_id")),
-	}
+	}, sandboxEnvWOValidators()...)
 }
 
 func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
 	var plan sandboxModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -303,6 +307,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	timeout, diags := plan.Timeouts.Create(ctx, sandboxCreateTimeout)
 	resp.Diagnostics.Append(diags...)
 	spec := sandboxSpecFromModel(ctx, plan, &resp.Diagnostics)
+	spec.Env = sandboxEnvWith(spec.Env, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -325,6 +330,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State, &req.State)
 	var state sandboxModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -359,6 +365,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
 	var plan, state sandboxModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
@@ -385,6 +392,9 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	taken := unreportedTaken(recorded, sandboxAttributes(plan, &state))
 	resuming := !plan.State.Equal(state.State) && plan.State.ValueString() == string(platform.StateRunning)
 	change, changed := sandboxUpdateFrom(ctx, plan, state, taken, &resp.Diagnostics)
+	if sandboxUpdateEnvWO(ctx, &change, plan, state, taken, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics) {
+		changed = true
+	}
 	// A resume sets the lifecycle again below (where the timeout changes in
 	// place); a change of nothing else waits for it.
 	resumeSetsLifecycle := resuming && r.platform.Capabilities().InPlace(platform.AttrSandboxTimeout)

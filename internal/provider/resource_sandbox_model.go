@@ -23,6 +23,8 @@ type sandboxModel struct {
 	MemoryMB        types.Int64    `tfsdk:"memory_mb"`
 	DiskMB          types.Int64    `tfsdk:"disk_mb"`
 	Env             types.Map      `tfsdk:"env"`
+	EnvWO           types.Map      `tfsdk:"env_wo"` // write-only: null in every plan and state (resource_sandbox_env_wo.go)
+	EnvWOVersion    types.Int64    `tfsdk:"env_wo_version"`
 	Labels          types.Map      `tfsdk:"labels"`
 	VolumeMounts    types.List     `tfsdk:"volume_mount"`
 	Network         types.Object   `tfsdk:"network"`

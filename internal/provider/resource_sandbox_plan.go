@@ -35,7 +35,8 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
-	sandboxCheckRules(ctx, r.platform, plan, req.State.Raw.IsNull(), r.owner, r.boxes.ids(), &resp.Diagnostics)
+	withWO := sandboxWithEnvWO(ctx, plan, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics)
+	sandboxCheckRules(ctx, r.platform, withWO, req.State.Raw.IsNull(), r.owner, r.boxes.ids(), &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -125,7 +126,7 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 	if prior != nil {
 		memorySnapshots.prior = prior.MemorySnapshots
 	}
-	attrs = append(attrs, memorySnapshots)
+	attrs = append(attrs, memorySnapshots, sandboxEnvWOAttribute(plan, prior))
 	// The mounts replace the box by the schema, which judges their
 	// changes; the table judges their number, and their prior tells an
 	// import's unreported mounts (taken from the configuration).

@@ -59,6 +59,7 @@ func sandboxTestModel() sandboxModel {
 		TemplateID: types.StringValue("tpl"), FromSnapshotID: types.StringNull(),
 		State: types.StringValue("running"), CPUCount: types.Int64Null(), MemoryMB: types.Int64Null(),
 		DiskMB: types.Int64Null(), Env: types.MapNull(types.StringType), Labels: types.MapNull(types.StringType),
+		EnvWO:        types.MapNull(types.StringType),
 		VolumeMounts: types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes}),
 		Network:      types.ObjectNull(sandboxNetworkAttrTypes), AutoResume: types.BoolNull(),
 		Status: types.StringValue("running"), PlatformStatus: types.StringValue("running"),

@@ -213,6 +213,11 @@ resource "sbx_snapshot" "y" {
 		sbxacctest.CaptureAttr("sbx_sandbox.src", "id", &boxID),
 	)
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
+	xOnRecreate, xOnRecreateCheck := plancheck.ResourceActionNoop, replaced("sbx_snapshot.y", &yID)
+	if _, tofu := sbxacctest.IsOpenTofu(); tofu {
+		xOnRecreate = plancheck.ResourceActionDestroyBeforeCreate
+		xOnRecreateCheck = resource.ComposeAggregateTestCheckFunc(replaced("sbx_snapshot.x", &xID), xOnRecreateCheck)
+	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -240,6 +245,8 @@ resource "sbx_snapshot" "y" {
 			{
 				// The box is deleted outside Terraform: it is created again;
 				// only the snapshot triggered through terraform_data is replaced.
+				// OpenTofu (not the provider) differs: its replace_triggered_by
+				// sees the re-created box's new id, so x is replaced too.
 				PreConfig: func() {
 					if err := cli.ContainerRemove(context.Background(), boxID, container.RemoveOptions{Force: true}); err != nil {
 						t.Fatalf("removing sandbox %s out of band: %v", boxID, err)
@@ -249,12 +256,12 @@ resource "sbx_snapshot" "y" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction("sbx_sandbox.src", plancheck.ResourceActionCreate),
-						plancheck.ExpectResourceAction("sbx_snapshot.x", plancheck.ResourceActionNoop),
+						plancheck.ExpectResourceAction("sbx_snapshot.x", xOnRecreate),
 						plancheck.ExpectResourceAction("sbx_snapshot.y", plancheck.ResourceActionDestroyBeforeCreate),
 					},
 					PostApplyPostRefresh: empty,
 				},
-				Check: replaced("sbx_snapshot.y", &yID),
+				Check: xOnRecreateCheck,
 			},
 		},
 	})

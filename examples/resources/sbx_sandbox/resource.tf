@@ -29,9 +29,14 @@ resource "sbx_sandbox" "agent" {
   on_timeout = "pause"
 
   env = {
-    AGENT_FILES = "/workspace/hello.txt=hello"
-    API_TOKEN   = var.api_token # sensitive: never shown in plans or logs
+    AGENT_FILES = "/workspace/hello.txt=hello" # stored in the state (sensitive: never shown in plans or logs)
   }
+
+  # Write-only (Terraform 1.11 and later): sent to the box with env, never
+  # stored in the plan or the state, so it may be ephemeral. Terraform cannot
+  # see the value change: bump env_wo_version to apply a new one.
+  env_wo         = { API_TOKEN = var.api_token }
+  env_wo_version = 1
 
   labels = {
     team = "platform"
@@ -50,4 +55,5 @@ resource "sbx_sandbox" "agent" {
 variable "api_token" {
   type      = string
   sensitive = true
+  ephemeral = true
 }

@@ -102,6 +102,7 @@ func attributes() platform.Attributes {
 		platform.AttrSandboxDiskMB:   sizeInPlace(gib, true),
 		// Sandbox.env is reported back.
 		platform.AttrSandboxEnv:           {Support: platform.Replace},
+		platform.AttrSandboxEnvWOVersion:  {Support: platform.Replace, Unreported: true},
 		platform.AttrSandboxLabels:        {Support: platform.InPlace}, // PUT /sandbox/{id}/labels
 		platform.AttrSandboxVolumeMount:   {Support: platform.Replace}, // volumes are given at create only
 		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},

@@ -88,6 +88,7 @@ var attributes = platform.Attributes{
 	platform.AttrSandboxMemoryMB:      {Support: platform.InPlace, Min: minMemoryMB},
 	platform.AttrSandboxDiskMB:        {Why: whyDiskMB},
 	platform.AttrSandboxEnv:           {Support: platform.Replace, Doc: docSandboxEnv},
+	platform.AttrSandboxEnvWOVersion:  {Support: platform.Replace, Unreported: true},
 	platform.AttrSandboxLabels:        {Support: platform.Replace, Doc: docSandboxLabels},
 	platform.AttrSandboxVolumeMount:   {Support: platform.Replace},
 	platform.AttrSandboxMountReadOnly: {Support: platform.Replace},

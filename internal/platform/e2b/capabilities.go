@@ -104,6 +104,7 @@ func attributesFor(tier string) platform.Attributes {
 		platform.AttrSandboxDiskMB:   {Why: whyDiskMB},
 		// envVars are set at create and never reported back.
 		platform.AttrSandboxEnv:           {Support: platform.Replace, Unreported: true},
+		platform.AttrSandboxEnvWOVersion:  {Support: platform.Replace, Unreported: true},
 		platform.AttrSandboxLabels:        {Support: platform.Replace}, // metadata is set at create only
 		platform.AttrSandboxVolumeMount:   {Support: platform.Replace},
 		platform.AttrSandboxMountReadOnly: {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},

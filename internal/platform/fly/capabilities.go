@@ -77,6 +77,7 @@ func attributes() platform.Attributes {
 		platform.AttrSandboxCPUCount:         {Support: platform.InPlace, Min: 1, Doc: docGuest},
 		platform.AttrSandboxMemoryMB:         {Support: platform.InPlace, Min: 256, Step: 256, Doc: docGuest},
 		platform.AttrSandboxEnv:              {Support: platform.InPlace, Doc: docEnv},
+		platform.AttrSandboxEnvWOVersion:     {Support: platform.InPlace, Unreported: true, Doc: docEnv},
 		platform.AttrSandboxLabels:           {Support: platform.InPlace, Doc: docLabels},
 		platform.AttrSandboxVolumeMount:      {Support: platform.Replace, Max: 1, Doc: docMount},
 		platform.AttrSandboxMountReadOnly:    {Support: platform.Replace, Values: []string{"false"}, Why: whyReadOnly},

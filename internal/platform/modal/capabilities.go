@@ -97,6 +97,7 @@ func attributes() platform.Attributes {
 		platform.AttrSandboxMemoryMB:         kept(platform.Attribute{Support: platform.Replace, Min: 1, Doc: docSize}),
 		platform.AttrSandboxDiskMB:           {Why: whyDiskMB},
 		platform.AttrSandboxEnv:              kept(platform.Attribute{Support: platform.Replace, Doc: docEnv}),
+		platform.AttrSandboxEnvWOVersion:     kept(platform.Attribute{Support: platform.Replace}),
 		platform.AttrSandboxLabels:           {Support: platform.InPlace, Doc: docLabels},
 		platform.AttrSandboxVolumeMount:      kept(platform.Attribute{Support: platform.Replace, Doc: docMount}),
 		platform.AttrSandboxMountReadOnly:    kept(platform.Attribute{Support: platform.Replace}),

@@ -130,6 +130,10 @@ func attributeCases(h Harness) map[string]attributeCase {
 		platform.AttrSandboxDiskMB:   {name: "disk_mb", refused: "2048", number: true, from: "2048", to: "4096"},
 		platform.AttrSandboxEnv: {name: "env", refused: `{ MODE = "a" }`, from: `{ MODE = "a" }`, to: `{ MODE = "b" }`,
 			check: map[string]string{"env.MODE": "b"}},
+		// A new version applies the write-only env_wo again; the values
+		// never reach the state, so only the version is checked there.
+		platform.AttrSandboxEnvWOVersion: {name: "env_wo_version", refused: "1", number: true, from: "1", to: "2",
+			needs: []string{`  env_wo = { MODE_WO = "a" }`}},
 		platform.AttrSandboxLabels: labels(),
 		// The value is a number of volume_mount blocks.
 		platform.AttrSandboxVolumeMount: {name: "volume_mount", refused: "1", number: true,

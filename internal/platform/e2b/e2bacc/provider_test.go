@@ -27,10 +27,12 @@ func configureE2BWrapped(text string) string {
 // configureE2BError is the error terraform prints for a provider block the
 // provider refuses: the summary, then where it points (the line of the
 // attribute at fault, or of its block when the attribute is left out, or the
-// provider block's first line for a general error), then the detail.
+// provider block's first line for a general error), then the detail. The
+// provider's address is on the CLI's registry host: registry.terraform.io,
+// registry.opentofu.org on OpenTofu.
 func configureE2BError(summary, line, detail string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)Error: ` + configureE2BWrapped(summary) +
-		`\s+with provider\["registry\.terraform\.io/hashicorp/sbx"\],\s+on \S+ line \d+, in provider "sbx":\s+\d+:\s+` +
+		`\s+with provider\["[a-z.]+/hashicorp/sbx"\],\s+on \S+ line \d+, in provider "sbx":\s+\d+:\s+` +
 		configureE2BWrapped(line) + `\s.*` + configureE2BWrapped(detail))
 }
 

@@ -1,0 +1,8 @@
+# The templates whose names match a pattern (terraform query, Terraform 1.14+).
+list "sbx_template" "agents" {
+  provider = sbx
+
+  config {
+    name_regex = "^agent-"
+  }
+}

@@ -1,0 +1,221 @@
+package e2bacc_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+)
+
+const e2bEnvWOAddr = "sbx_sandbox.b"
+
+// e2bEnvWOBox is a template and one box on the E2B fake; body is what the
+// box sets besides its template and timeout. var.token is ephemeral.
+func e2bEnvWOBox(providerConfig, body string) string {
+	return providerConfig + fmt.Sprintf(`
+variable "token" {
+  type      = string
+  ephemeral = true
+}
+
+resource "sbx_template" "t" {
+  name       = "envwo"
+  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
+}
+
+resource "sbx_sandbox" "b" {
+  template_id = sbx_template.t.id
+  timeout     = "10m"
+%s
+}
+`, body)
+}
+
+// e2bEnvWOCheck checks the fake's one box: it was given exactly want
+// (compared, never printed), and it is *id when set (else *id is recorded),
+// or, with replaced, another box than *id (then *id becomes it).
+func e2bEnvWOCheck(fake *e2bfake.Server, id *string, replaced bool, want map[string]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		got, err := acctest.ResourceID(s, e2bEnvWOAddr)
+		if err != nil {
+			return err
+		}
+		if n := len(fake.Sandboxes()); n != 1 {
+			return fmt.Errorf("the fake holds %d sandboxes, want 1", n)
+		}
+		switch {
+		case *id == "":
+		case replaced && got == *id:
+			return fmt.Errorf("sandbox %s was kept; a new env_wo_version replaces it on E2B", got)
+		case !replaced && got != *id:
+			return fmt.Errorf("sandbox %s, want %s: the box was replaced", got, *id)
+		}
+		*id = got
+		v, ok := fake.Sandbox(got)
+		if !ok {
+			return fmt.Errorf("the fake holds no sandbox %s", got)
+		}
+		if !maps.Equal(v.EnvVars, want) {
+			return fmt.Errorf("the box was given env variables %v, want %v (or other values)",
+				slices.Sorted(maps.Keys(v.EnvVars)), slices.Sorted(maps.Keys(want)))
+		}
+		return nil
+	}
+}
+
+// TestAccE2BSandbox_envWO: env_wo reaches the E2B box with env (envVars of
+// the create), and its value is in no state, plan, saved plan or trace
+// line. A new env_wo_version replaces the box (the sandbox.env_wo_version
+// row: E2B sets envVars at create only), which gets the new value; the plan
+// is empty after.
+func TestAccE2BSandbox_envWO(t *testing.T) {
+	acctest.RequireTerraform(t)
+	fake, cfg := e2bAccFake(t, e2bfake.Options{})
+	first, second := acctest.Secret(), acctest.Secret()
+	dirs := acctest.WorkingDirs(t)
+	logPath := acctest.TraceLog(t)
+	var id string
+	step := func(secret string, version int, replaced bool) resource.TestStep {
+		return resource.TestStep{
+			Config: e2bEnvWOBox(cfg, fmt.Sprintf(`  env            = { PLAIN = "x" }
+  env_wo         = { API_TOKEN = var.token }
+  env_wo_version = %d`, version)),
+			ConfigVariables: config.Variables{"token": config.StringVariable(secret)},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{acctest.NoSecretInPlan(first, e2bEnvWOAddr), acctest.NoSecretInPlan(second, e2bEnvWOAddr)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				acctest.NoSecretInState(first, e2bEnvWOAddr),
+				acctest.NoSecretInState(second, e2bEnvWOAddr),
+				statecheck.ExpectKnownValue(e2bEnvWOAddr, tfjsonpath.New("env_wo"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(e2bEnvWOAddr, tfjsonpath.New("env_wo_version"), knownvalue.Int64Exact(int64(version))),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				e2bEnvWOCheck(fake, &id, replaced, map[string]string{"PLAIN": "x", "API_TOKEN": secret}),
+				acctest.NoSecretInFiles(dirs, first, e2bEnvWOAddr),
+				acctest.NoSecretInFiles(dirs, second, e2bEnvWOAddr),
+			),
+		}
+	}
+	bump := step(second, 2, true)
+	bump.ConfigPlanChecks.PreApply = append(bump.ConfigPlanChecks.PreApply,
+		plancheck.ExpectResourceAction(e2bEnvWOAddr, plancheck.ResourceActionReplace))
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: accFactories,
+		Steps:                    []resource.TestStep{step(first, 1, false), bump},
+	})
+	for _, secret := range []string{first, second} {
+		// The create's body is logged, API_TOKEN's value masked.
+		acctest.CheckTraceLog(t, logPath, secret, `REST request body`, `\"API_TOKEN\":\"***\"`)
+	}
+}
+
+// TestAccE2BSandbox_envWOPlanErrors: a variable in both env and env_wo,
+// and env_wo without env_wo_version (or the reverse), fail the plan; the
+// error names the variable, never a value; nothing is created.
+func TestAccE2BSandbox_envWOPlanErrors(t *testing.T) {
+	acctest.RequireTerraform(t)
+	fake, cfg := e2bAccFake(t, e2bfake.Options{})
+	secret := acctest.Secret()
+	logPath := acctest.TraceLog(t)
+	vars := config.Variables{"token": config.StringVariable(secret)}
+	both := e2bEnvWOBox(cfg, `  env            = { API_TOKEN = "plain-value", PLAIN = "x" }
+  env_wo         = { API_TOKEN = var.token }
+  env_wo_version = 1`)
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: accFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: both, ConfigVariables: vars, PlanOnly: true,
+				ExpectError: acctest.ErrorPattern(`(?s)Environment variable in both env and env_wo.*` +
+					`The variable "API_TOKEN" is set in both env and env_wo`),
+			},
+			{Config: both, ConfigVariables: vars, PlanOnly: true, ExpectError: acctest.Without(secret)},
+			{
+				Config:          e2bEnvWOBox(cfg, `  env_wo = { API_TOKEN = var.token }`),
+				ConfigVariables: vars, PlanOnly: true,
+				ExpectError: acctest.ErrorPattern(`(?s)env_wo needs env_wo_version.*set env_wo_version`),
+			},
+			{
+				Config:          e2bEnvWOBox(cfg, `  env_wo_version = 1`),
+				ConfigVariables: vars, PlanOnly: true,
+				ExpectError: acctest.ErrorPattern(`(?s)env_wo_version without env_wo.*versions nothing`),
+			},
+		},
+	})
+	if n := len(fake.Sandboxes()); n != 0 {
+		t.Errorf("the fake holds %d sandboxes, want none", n)
+	}
+	acctest.CheckTraceLog(t, logPath, secret, `Environment variable in both env and env_wo`)
+}
+
+// TestAccE2BSandbox_envWOEchoedInError: an E2B answer that refuses the
+// create by echoing its request, env_wo's value and all, gives an error
+// naming the variable with its value masked, in terraform's output and in
+// the trace log; nothing is created.
+func TestAccE2BSandbox_envWOEchoedInError(t *testing.T) {
+	acctest.RequireTerraform(t)
+	fake, cfg := e2bAccFake(t, e2bfake.Options{})
+	secret := acctest.Secret()
+	logPath := acctest.TraceLog(t)
+	target, err := url.Parse(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/sandboxes" {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]any{"code": 400, "message": "invalid envVars in request " + string(body)})
+	}))
+	t.Cleanup(echo.Close)
+	cfg = strings.Replace(cfg, fake.URL(), echo.URL, 1)
+	step := func(expect *regexp.Regexp) resource.TestStep {
+		return resource.TestStep{
+			Config: e2bEnvWOBox(cfg, `  env_wo         = { API_TOKEN = var.token }
+  env_wo_version = 1`),
+			ConfigVariables: config.Variables{"token": config.StringVariable(secret)},
+			ExpectError:     expect,
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: accFactories,
+		Steps: []resource.TestStep{
+			step(acctest.ErrorPattern(`(?s)Failed to create sandbox .*POST /sandboxes: 400 Bad Request: invalid envVars in request .*"API_TOKEN":"\*\*\*"`)),
+			step(acctest.Without(secret)),
+		},
+	})
+	if n := len(fake.Sandboxes()); n != 0 {
+		t.Errorf("the fake holds %d sandboxes, want none", n)
+	}
+	acctest.CheckTraceLog(t, logPath, secret, `invalid envVars in request`, `API_TOKEN`)
+}

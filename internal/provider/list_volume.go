@@ -1,0 +1,73 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+var (
+	_ list.ListResource              = (*volumeList)(nil)
+	_ list.ListResourceWithConfigure = (*volumeList)(nil)
+)
+
+// volumeList is the sbx_volume list resource: the volumes the provider may
+// manage (made by it, where the platform labels volumes), by name and labels.
+type volumeList struct{ listBase }
+
+func newVolumeList(defs []platform.Definition) list.ListResource {
+	return &volumeList{listBase{defs: defs, kind: "volume", newResource: newVolumeResource}}
+}
+
+// volumeListModel is the list block's configuration.
+type volumeListModel struct {
+	listNameFilter
+	Labels types.Map `tfsdk:"labels"`
+}
+
+func (l *volumeList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_volume"
+}
+
+func (l *volumeList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	attrs := listNameAttributes("volume")
+	attrs["labels"] = listLabelsAttribute("volume")
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: listDescription("volume", "Where the platform labels volumes, only the volumes the provider made "+
+			"(label `"+platform.LabelManaged+"=true`) are listed: another tool's volumes stay out. No filter lists them all; "+
+			"with several, a volume matches all of them."),
+		Attributes: attrs,
+	}
+}
+
+func (l *volumeList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
+	if !l.ready(resp) {
+		return
+	}
+	var m volumeListModel
+	diags := req.Config.Get(ctx, &m)
+	labels := mapFromTF(ctx, m.Labels, &diags)
+	match := m.matcher(&diags)
+	if diags.HasError() {
+		resp.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	all, err := l.platform.Volumes().List(ctx, platform.VolumeFilter{Name: m.Name.ValueString(), Labels: labels})
+	if err != nil {
+		addPlatformError(&diags, "list", "volumes", "", err)
+		resp.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	var objs []listedObject
+	for _, v := range all {
+		if v.Managed && match(v.Name) && platform.MatchLabels(v.Labels, labels) {
+			objs = append(objs, listedObject{ID: v.ID, Name: v.Name})
+		}
+	}
+	resp.Results = l.results(ctx, req, objs)
+}

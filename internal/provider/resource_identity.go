@@ -1,0 +1,128 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// Resource identity (Terraform ≥ 1.12): every resource is identified by
+// its platform id and the platform holding it. The identity is what an
+// `import { identity = { ... } }` block gives and what list results
+// (`terraform query`) carry; it never changes for the life of an object.
+var (
+	_ resource.ResourceWithIdentity = (*templateResource)(nil)
+	_ resource.ResourceWithIdentity = (*volumeResource)(nil)
+	_ resource.ResourceWithIdentity = (*sandboxResource)(nil)
+	_ resource.ResourceWithIdentity = (*snapshotResource)(nil)
+)
+
+// objectIdentitySchema is the identity schema the four resources share.
+var objectIdentitySchema = identityschema.Schema{
+	Attributes: map[string]identityschema.Attribute{
+		"id": identityschema.StringAttribute{
+			Description:       "The object's id on the platform, as the resource's `id` attribute holds it.",
+			RequiredForImport: true,
+		},
+		"platform": identityschema.StringAttribute{
+			Description: "The platform holding the object, by the name of its provider block (as the `platform` attribute of " +
+				"templates, sandboxes and snapshots). " +
+				"Optional when importing: left out, the configured platform; given, it must be the configured one.",
+			OptionalForImport: true,
+		},
+	},
+}
+
+// objectIdentity is the identity's model.
+type objectIdentity struct {
+	ID       types.String `tfsdk:"id"`
+	Platform types.String `tfsdk:"platform"`
+}
+
+func (r *templateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = objectIdentitySchema
+}
+
+func (r *volumeResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = objectIdentitySchema
+}
+
+func (r *sandboxResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = objectIdentitySchema
+}
+
+func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = objectIdentitySchema
+}
+
+// setIdentity records id on plat as the identity (a nil identity: the
+// Terraform CLI predates identities, nothing to record).
+func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, plat platform.Platform, id string) diag.Diagnostics {
+	if ident == nil || id == "" {
+		return nil
+	}
+	platformName := types.StringNull()
+	if plat != nil {
+		platformName = types.StringValue(plat.Name())
+	}
+	return ident.Set(ctx, objectIdentity{ID: types.StringValue(id), Platform: platformName})
+}
+
+// recordIdentity sets the identity from the id of the first of states that
+// holds one: deferred at the start of Create, Read and Update, so every
+// path that leaves an object in state leaves its identity too (the state
+// the method wrote first; for Read, the state it was given when it removed
+// the object, so a state from before identities still gets one).
+func recordIdentity(ctx context.Context, plat platform.Platform, diags *diag.Diagnostics,
+	ident *tfsdk.ResourceIdentity, states ...*tfsdk.State) {
+	if ident == nil {
+		return
+	}
+	for _, st := range states {
+		if st == nil || st.Raw.IsNull() || !st.Raw.IsKnown() {
+			continue
+		}
+		var id types.String
+		if d := st.GetAttribute(ctx, path.Root("id"), &id); d.HasError() || id.IsNull() || id.IsUnknown() || id.ValueString() == "" {
+			continue
+		}
+		diags.Append(setIdentity(ctx, ident, plat, id.ValueString())...)
+		return
+	}
+}
+
+// importID is the id an import names: the import id, or the identity's id
+// when an `import` block gives an identity. An identity naming another
+// platform than the configured one is an error naming both.
+func importID(ctx context.Context, plat platform.Platform, kind string, req resource.ImportStateRequest, diags *diag.Diagnostics) string {
+	if req.ID != "" || req.Identity == nil {
+		return req.ID
+	}
+	var ident objectIdentity
+	diags.Append(req.Identity.Get(ctx, &ident)...)
+	if diags.HasError() {
+		return ""
+	}
+	id := ident.ID.ValueString()
+	if id == "" {
+		diags.AddError(fmt.Sprintf("Cannot import %s", kind),
+			"The identity gives no id: set identity.id to the id of the existing "+kind+".")
+		return ""
+	}
+	if want := ident.Platform.ValueString(); want != "" && plat != nil && want != plat.Name() {
+		diags.AddError(fmt.Sprintf("Cannot import %s %s", kind, id),
+			fmt.Sprintf("The identity names platform %q, but this provider configuration uses %q. "+
+				"Import it with a provider configuration (or alias) for %q, or leave identity.platform out.",
+				want, plat.Name(), want))
+		return ""
+	}
+	return id
+}

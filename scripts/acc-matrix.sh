@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The CLI matrix: the acceptance packages on the CLIs besides the one make
+# test runs (the image's Terraform, 1.11.4), as registry providers test a
+# matrix of CLI versions:
+#
+#   terraform-1.15.9   ../shared/tools/terraform/install.sh
+#   opentofu-1.12.6    ../shared/tools/opentofu/install.sh
+#
+# Each install.sh unpacks its CLI into a cache directory (checking its
+# SHA-256), then the acceptance packages run on it with TF_ACC=1 and
+# TF_ACC_TERRAFORM_PATH naming it. The acceptance packages are the ones
+# whose tests drive the CLI against the provider: internal/provider and the
+# fake platforms' *acc packages. The fault matrix, the crash test and the
+# bad-input table are CLI-agnostic robustness suites and run on 1.11.4 only
+# (make test); internal/platform/docker drives no CLI.
+#
+# A test of a feature a CLI lacks is skipped by the test itself: by version
+# (tfversion.SkipBelow) or, for OpenTofu, by name (acctest.SkipOnOpenTofu,
+# with the reason). After each pass this prints go test's summary for that
+# CLI, the counts of top-level tests passed, skipped and failed, and every
+# skip with its reason; it exits non-zero if any pass fails.
+#
+# Environment:
+#   SBX_SHARED_TOOLS    where terraform/ and opentofu/ are (default: ../shared/tools
+#                       beside the repository root)
+#   SBX_CLI_CACHE       where the CLIs are unpacked (default: ~/.cache/sbx-cli-matrix)
+#   ACC_MATRIX_CLIS     which passes, in order (default: "terraform-1.15.9 opentofu-1.12.6")
+#   ACC_MATRIX_PKGS     the packages (default: the acceptance packages above)
+#   ACC_MATRIX_PARALLEL 0 runs the passes one after the other (default 1: at the same time,
+#                       see the note at the end of this file)
+#   ACC_MATRIX_LOGS     directory for each pass's full log (default: a temporary one)
+#   TEST_TIMEOUT        go test -timeout (default 25m)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+tools=${SBX_SHARED_TOOLS:-$root/../shared/tools}
+cache=${SBX_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sbx-cli-matrix}
+clis=${ACC_MATRIX_CLIS:-terraform-1.15.9 opentofu-1.12.6}
+pkgs=${ACC_MATRIX_PKGS:-./internal/provider/ ./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc}
+parallel=${ACC_MATRIX_PARALLEL:-1}
+timeout=${TEST_TIMEOUT:-25m}
+logs=${ACC_MATRIX_LOGS:-$(mktemp -d)}
+mkdir -p "$logs"
+
+# A CLI configuration file that is named but absent makes OpenTofu print a
+# warning on stdout, before its version, and terraform-plugin-testing then
+# cannot parse the version: as .ci/run does, forget it.
+if [ -n "${TF_CLI_CONFIG_FILE:-}" ] && [ ! -f "$TF_CLI_CONFIG_FILE" ]; then unset TF_CLI_CONFIG_FILE; fi
+export CHECKPOINT_DISABLE=1
+
+if ! command -v xz >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing xz-utils (the CLIs are shipped xz-compressed)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xz-utils >/dev/null ||
+      { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xz-utils >/dev/null; }
+  else
+    echo "acc-matrix: xz is missing: install xz-utils" >&2
+    exit 1
+  fi
+fi
+
+# install NAME prints the path of the unpacked CLI.
+install() {
+  case "$1" in
+    terraform-*) "$tools/terraform/install.sh" "$cache/$1" ;;
+    opentofu-*) "$tools/opentofu/install.sh" "$cache/$1" ;;
+    *) echo "acc-matrix: unknown CLI $1 (terraform-X.Y.Z or opentofu-X.Y.Z)" >&2; return 1 ;;
+  esac
+}
+
+# pass NAME BIN runs the packages on one CLI, writing $logs/NAME.log and
+# $logs/NAME.rc (go test's exit status) and $logs/NAME.wall (seconds).
+pass() {
+  local name=$1 bin=$2 start rc=0
+  local -a env=(TF_ACC=1 "TF_ACC_TERRAFORM_PATH=$bin")
+  # OpenTofu resolves a provider source without a host ("hashicorp/sbx", or
+  # none at all) to registry.opentofu.org: the in-process provider must be
+  # served under that address, not plugin-testing's registry.terraform.io.
+  case "$name" in opentofu-*) env+=(TF_ACC_PROVIDER_HOST=registry.opentofu.org) ;; esac
+  start=$(date +%s)
+  # shellcheck disable=SC2086 # pkgs is a list
+  env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 $pkgs >"$logs/$name.log" 2>&1 || rc=$?
+  echo "$rc" >"$logs/$name.rc"
+  echo $(($(date +%s) - start)) >"$logs/$name.wall"
+}
+
+# summary NAME prints go test's summary of one pass, its counts and its skips.
+summary() {
+  local name=$1 log=$logs/$1.log
+  echo
+  echo "==> go test summary: $name ($(cat "$logs/$name.version")), $(cat "$logs/$name.wall")s wall, log $log"
+  grep -E '^(ok|FAIL|--- FAIL|panic:)' "$log" || true
+  echo "top-level tests: $(grep -c '^--- PASS' "$log" || true) passed, $(grep -c '^--- SKIP' "$log" || true) skipped, $(grep -c '^--- FAIL' "$log" || true) failed"
+  # A skipped test's reason is the last line it logged before its --- SKIP
+  # line (go test -v streams each test's output under its === RUN/CONT/NAME).
+  awk '
+    /^=== (RUN|CONT|NAME|PAUSE) / { cur = $3; next }
+    /^    [^ ].*\.go:[0-9]+: / && cur !~ /\// { msg = $0; sub(/^ +/, "", msg); last[cur] = msg; next }
+    /^--- SKIP: / { n = $3; printf "  skip %-60s %s\n", n, last[n] }
+  ' "$log" | sort
+}
+
+names=()
+for cli in $clis; do
+  bin=$(install "$cli")
+  names+=("$cli")
+  # The whole output first: grep -m1 closing the pipe early would fail the CLI (pipefail).
+  version=$("$bin" version 2>/dev/null || true)
+  grep -Em1 '^(Terraform|OpenTofu) v' <<<"$version" >"$logs/$cli.version" || echo "?" >"$logs/$cli.version"
+  echo "==> $cli: $bin ($(cat "$logs/$cli.version"))"
+done
+
+echo "==> go test on ${names[*]} ($([ "$parallel" = 1 ] && echo "at the same time" || echo "one after the other")): $pkgs"
+echo "    load: $(uptime | sed 's/.*load average/load average/'), $(nproc) CPUs"
+pids=()
+for cli in "${names[@]}"; do
+  bin=$(install "$cli")
+  if [ "$parallel" = 1 ]; then
+    pass "$cli" "$bin" &
+    pids+=($!)
+  else
+    pass "$cli" "$bin"
+  fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+
+status=0
+for cli in "${names[@]}"; do
+  summary "$cli"
+  rc=$(cat "$logs/$cli.rc" 2>/dev/null || echo 1)
+  if [ "$rc" != 0 ]; then
+    echo "$cli: go test failed (exit status $rc)" >&2
+    status=1
+  fi
+done
+echo
+echo "acc-matrix exit status: $status"
+exit "$status"
+
+# Why the passes run at the same time: the acceptance tests of a package
+# already run in parallel with each other and beside other packages' (make
+# test's -p 2), so each names its Docker objects at random (tf-acc-<random>)
+# and looks at the engine only through its own names, labels or image ids;
+# two passes sharing the engine collide no more than two tests do. Measured
+# on the 2-CPU CI machine, both passes together took 9.8 min (588 s, each
+# pass 580 s) with the machine lightly loaded by other work (load average
+# 0.3-8), and 19 min under load average 15-25: most of a pass is waiting on
+# the CLI and the engine, not CPU, so together beats one after the other.
