@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -25,6 +26,39 @@ import (
 // an error naming the failing step with the last lines of output.
 func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, contextDir string, labels map[string]string) (string, error) {
 	dockerfile, labels = withLabelInstruction(dockerfile, labels)
+	var id string
+	var err error
+	for attempt := 1; ; attempt++ {
+		id, err = buildOnce(ctx, api, name, ref, dockerfile, contextDir, labels)
+		var lost *lostImageError
+		if err == nil || !errors.As(err, &lost) || attempt == buildAttempts || ctx.Err() != nil {
+			return id, err
+		}
+		tflog.Warn(ctx, "the engine lost an image in the middle of a build; building again", map[string]any{
+			"template": name, "attempt": attempt, "error": err.Error()})
+	}
+}
+
+// buildAttempts is how many times a build the engine broke by losing an
+// image it had just made is run.
+const buildAttempts = 3
+
+// lostImageRE matches the engine's messages for an image or layer that
+// vanished while a build stood on it. The legacy builder commits every
+// step as an image; an image remove elsewhere on the same engine (another
+// template's destroy pruning its parents, another client's prune) can take
+// one between the step that made it and the step that uses it. Nothing in
+// the Dockerfile or the context is wrong, so the same build run again works.
+var lostImageRE = regexp.MustCompile(`unable to find image "?sha256:|unknown parent image ID|layer does not exist|No such image: sha256:`)
+
+// lostImageError is a build the engine broke by losing an image it had made.
+type lostImageError struct{ err error }
+
+func (e *lostImageError) Error() string { return e.err.Error() }
+func (e *lostImageError) Unwrap() error { return e.err }
+
+// buildOnce runs one build; see buildImage.
+func buildOnce(ctx context.Context, api *client.Client, name, ref, dockerfile, contextDir string, labels map[string]string) (string, error) {
 	tarball, err := buildctx.Tar(contextDir, map[string][]byte{buildctx.DockerfileName: []byte(dockerfile)})
 	if err != nil {
 		return "", fmt.Errorf("template %q: %w", name, err)
@@ -57,6 +91,9 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 	})
 	if err := log.err(name); err != nil {
 		removeFailedBuild(ctx, api, name, log.made)
+		if lostImageRE.MatchString(log.failure) {
+			return "", &lostImageError{err: err}
+		}
 		return "", err
 	}
 	if readErr != nil {
