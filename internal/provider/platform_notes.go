@@ -35,13 +35,23 @@ var changeKeptByResource = map[string]bool{
 // with the Why. Platforms without a table (Capabilities nil) are left out;
 // "" when none has one.
 func platformNotes(defs []platform.Definition, key string) string {
+	return platformNotesOf(defs, key, false)
+}
+
+// platformNotesOf is platformNotes; once leaves out what only an object's
+// later plans see (a change made in place or replacing it, a value not
+// reported back): an action's arguments are used once, when it runs.
+func platformNotesOf(defs []platform.Definition, key string, once bool) string {
 	var notes []attributeNote
 	titles := map[attributeNote][]string{}
 	for _, def := range defs {
 		if def.Capabilities == nil {
 			continue
 		}
-		note := noteOf(def.Capabilities().Attribute(key), key)
+		note := noteOf(def.Capabilities().Attribute(key), key, once)
+		if !note.refused && note.text == "" {
+			continue // accepted, with nothing more to say
+		}
 		if _, seen := titles[note]; !seen {
 			notes = append(notes, note)
 		}
@@ -85,8 +95,17 @@ func withPlatformNotes(desc string, defs []platform.Definition, key string) stri
 	return desc
 }
 
-// noteOf is what one platform's row of key says.
-func noteOf(row platform.Attribute, key string) attributeNote {
+// withActionNotes is desc followed by the platforms' notes on key as an
+// action's argument (platformNotesOf's once).
+func withActionNotes(desc string, defs []platform.Definition, key string) string {
+	if notes := platformNotesOf(defs, key, true); notes != "" {
+		return desc + " " + notes
+	}
+	return desc
+}
+
+// noteOf is what one platform's row of key says (once: see platformNotesOf).
+func noteOf(row platform.Attribute, key string, once bool) attributeNote {
 	kind, _, _ := strings.Cut(key, ".")
 	var clauses []string
 	add := func(s string) {
@@ -122,7 +141,7 @@ func noteOf(row platform.Attribute, key string) attributeNote {
 	if row.UpdateOnly {
 		add("refused when the " + kind + " is created, set on a live one")
 	}
-	if !changeKeptByResource[key] {
+	if !changeKeptByResource[key] && !once {
 		switch {
 		case row.Support == platform.InPlace && kind == "template":
 			add("rebuilt in place")
@@ -135,7 +154,7 @@ func noteOf(row platform.Attribute, key string) attributeNote {
 	if row.GrowOnly {
 		add("it only grows: a smaller value is a plan-time error")
 	}
-	if row.Unreported {
+	if row.Unreported && !once {
 		add("not reported back: kept from the configuration")
 	}
 	add(row.Doc)

@@ -59,6 +59,16 @@ func TestPlatformNotes(t *testing.T) {
 			t.Errorf("platformNotes(%s) =\n  %s\nwant\n  %s", key, got, want)
 		}
 	}
+	// As an action's argument, used once: what later plans would do with a
+	// change, and that a value is not reported back, is left out.
+	for key, want := range map[string]string{
+		platform.AttrSandboxTimeout:       "Alpha: tracked only. Beta: required; at most 1h. Gamma refuses it at plan time.",
+		platform.AttrSandboxMountReadOnly: "Beta: only `false`: always read-write; remove it. Gamma refuses it at plan time.",
+	} {
+		if got := platformNotesOf(defs, key, true); got != want {
+			t.Errorf("platformNotesOf(%s, once) =\n  %s\nwant\n  %s", key, got, want)
+		}
+	}
 	if got := platformNotes([]platform.Definition{tableless}, platform.AttrSandboxTimeout); got != "" {
 		t.Errorf("a platform without a table is documented: %q", got)
 	}

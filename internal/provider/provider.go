@@ -239,6 +239,7 @@ func (p *sbxProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
+	resp.ActionData = data
 }
 
 // replacePlatform makes plat the provider's platform and closes the one a
