@@ -10,11 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -74,35 +71,23 @@ func TestAccSandbox_envWO(t *testing.T) {
 	dirs := acctest.WorkingDirs(t)
 	logPath := acctest.TraceLog(t)
 	var firstID, secondID string
-	step := func(secret string, version int) resource.TestStep {
+	secrets := []string{first, second}
+	step := func(secret string, version int64, check resource.TestCheckFunc) resource.TestStep {
+		plan, state, checks := acctest.EnvWOStep(sandboxAccAddr, dirs, version, secrets, check)
 		return resource.TestStep{
-			Config:          sandboxEnvWOConfig(t, name, version),
-			ConfigVariables: config.Variables{"token": config.StringVariable(secret)},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{acctest.NoSecretInPlan(first, sandboxAccAddr), acctest.NoSecretInPlan(second, sandboxAccAddr)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				acctest.NoSecretInState(first, sandboxAccAddr),
-				acctest.NoSecretInState(second, sandboxAccAddr),
-				statecheck.ExpectKnownValue(sandboxAccAddr, tfjsonpath.New("env_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(sandboxAccAddr, tfjsonpath.New("env_wo_version"), knownvalue.Int64Exact(int64(version))),
-			},
+			Config:            sandboxEnvWOConfig(t, name, int(version)),
+			ConfigVariables:   config.Variables{"token": config.StringVariable(secret)},
+			ConfigPlanChecks:  plan,
+			ConfigStateChecks: state,
+			Check:             checks,
 		}
 	}
-	s1 := step(first, 1)
-	s1.Check = resource.ComposeTestCheckFunc(
-		sandboxAccContainerEnv(t, &firstID, "PLAIN=x", "API_TOKEN="+first),
-		acctest.NoSecretInFiles(dirs, first, sandboxAccAddr),
-	)
+	s1 := step(first, 1, sandboxAccContainerEnv(t, &firstID, "PLAIN=x", "API_TOKEN="+first))
 	// The value changes, the version does not: nothing to plan.
-	s2 := step(second, 1)
+	s2 := step(second, 1, nil)
 	s2.PlanOnly = true
-	s2.ConfigPlanChecks, s2.ConfigStateChecks = resource.ConfigPlanChecks{}, nil
-	s3 := step(second, 2)
-	s3.ConfigPlanChecks.PreApply = append(s3.ConfigPlanChecks.PreApply,
-		plancheck.ExpectResourceAction(sandboxAccAddr, plancheck.ResourceActionDestroyBeforeCreate))
-	s3.Check = resource.ComposeTestCheckFunc(
+	s2.ConfigPlanChecks, s2.ConfigStateChecks, s2.Check = resource.ConfigPlanChecks{}, nil, nil
+	s3 := step(second, 2, resource.ComposeTestCheckFunc(
 		sandboxAccContainerEnv(t, &secondID, "PLAIN=x", "API_TOKEN="+second),
 		func(*terraform.State) error {
 			if secondID == firstID {
@@ -110,9 +95,9 @@ func TestAccSandbox_envWO(t *testing.T) {
 			}
 			return nil
 		},
-		acctest.NoSecretInFiles(dirs, first, sandboxAccAddr),
-		acctest.NoSecretInFiles(dirs, second, sandboxAccAddr),
-	)
+	))
+	s3.ConfigPlanChecks.PreApply = append(s3.ConfigPlanChecks.PreApply,
+		plancheck.ExpectResourceAction(sandboxAccAddr, plancheck.ResourceActionDestroyBeforeCreate))
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -16,11 +16,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -95,27 +92,17 @@ func TestAccE2BSandbox_envWO(t *testing.T) {
 	dirs := acctest.WorkingDirs(t)
 	logPath := acctest.TraceLog(t)
 	var id string
-	step := func(secret string, version int, replaced bool) resource.TestStep {
+	step := func(secret string, version int64, replaced bool) resource.TestStep {
+		plan, state, checks := acctest.EnvWOStep(e2bEnvWOAddr, dirs, version, []string{first, second},
+			e2bEnvWOCheck(fake, &id, replaced, map[string]string{"PLAIN": "x", "API_TOKEN": secret}))
 		return resource.TestStep{
 			Config: e2bEnvWOBox(cfg, fmt.Sprintf(`  env            = { PLAIN = "x" }
   env_wo         = { API_TOKEN = var.token }
   env_wo_version = %d`, version)),
-			ConfigVariables: config.Variables{"token": config.StringVariable(secret)},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{acctest.NoSecretInPlan(first, e2bEnvWOAddr), acctest.NoSecretInPlan(second, e2bEnvWOAddr)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				acctest.NoSecretInState(first, e2bEnvWOAddr),
-				acctest.NoSecretInState(second, e2bEnvWOAddr),
-				statecheck.ExpectKnownValue(e2bEnvWOAddr, tfjsonpath.New("env_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(e2bEnvWOAddr, tfjsonpath.New("env_wo_version"), knownvalue.Int64Exact(int64(version))),
-			},
-			Check: resource.ComposeTestCheckFunc(
-				e2bEnvWOCheck(fake, &id, replaced, map[string]string{"PLAIN": "x", "API_TOKEN": secret}),
-				acctest.NoSecretInFiles(dirs, first, e2bEnvWOAddr),
-				acctest.NoSecretInFiles(dirs, second, e2bEnvWOAddr),
-			),
+			ConfigVariables:   config.Variables{"token": config.StringVariable(secret)},
+			ConfigPlanChecks:  plan,
+			ConfigStateChecks: state,
+			Check:             checks,
 		}
 	}
 	bump := step(second, 2, true)

@@ -8,11 +8,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -84,26 +81,16 @@ func TestAccFlySandbox_envWOInPlace(t *testing.T) {
 	logPath := acctest.TraceLog(t)
 	var id string
 	versions := 0
-	step := func(plain, secret string, version int, inPlace bool) resource.TestStep {
+	step := func(plain, secret string, version int64, inPlace bool) resource.TestStep {
+		plan, state, checks := acctest.EnvWOStep(flyEnvWOAddr, dirs, version, []string{first, second},
+			flyEnvWOMachine(fake, &id, &versions, map[string]string{"PLAIN": plain, "API_TOKEN": secret}),
+			flyResMachineCount(fake, 1))
 		s := resource.TestStep{
-			Config:          flyEnvWOConfig(cfg, plain, version),
-			ConfigVariables: config.Variables{"token": config.StringVariable(secret)},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{acctest.NoSecretInPlan(first, flyEnvWOAddr), acctest.NoSecretInPlan(second, flyEnvWOAddr)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				acctest.NoSecretInState(first, flyEnvWOAddr),
-				acctest.NoSecretInState(second, flyEnvWOAddr),
-				statecheck.ExpectKnownValue(flyEnvWOAddr, tfjsonpath.New("env_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(flyEnvWOAddr, tfjsonpath.New("env_wo_version"), knownvalue.Int64Exact(int64(version))),
-			},
-			Check: resource.ComposeTestCheckFunc(
-				flyEnvWOMachine(fake, &id, &versions, map[string]string{"PLAIN": plain, "API_TOKEN": secret}),
-				acctest.NoSecretInFiles(dirs, first, flyEnvWOAddr),
-				acctest.NoSecretInFiles(dirs, second, flyEnvWOAddr),
-				flyResMachineCount(fake, 1),
-			),
+			Config:            flyEnvWOConfig(cfg, plain, int(version)),
+			ConfigVariables:   config.Variables{"token": config.StringVariable(secret)},
+			ConfigPlanChecks:  plan,
+			ConfigStateChecks: state,
+			Check:             checks,
 		}
 		if inPlace {
 			s.ConfigPlanChecks.PreApply = append(s.ConfigPlanChecks.PreApply,
