@@ -3,13 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -64,17 +65,33 @@ func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.Identity
 }
 
 // setIdentity records id on plat as the identity (a nil identity: the
-// Terraform CLI predates identities, nothing to record).
+// Terraform CLI predates identities, nothing to record). The value is built
+// directly: the framework's Set would reflect on the model every time, and
+// every Read of every object records its identity.
 func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, plat platform.Platform, id string) diag.Diagnostics {
 	if ident == nil || id == "" {
 		return nil
 	}
-	platformName := types.StringNull()
+	var platformName any // null without a platform
 	if plat != nil {
-		platformName = types.StringValue(plat.Name())
+		platformName = plat.Name()
 	}
-	return ident.Set(ctx, objectIdentity{ID: types.StringValue(id), Platform: platformName})
+	ident.Raw = tftypes.NewValue(identityType(ctx), map[string]tftypes.Value{
+		"id":       tftypes.NewValue(tftypes.String, id),
+		"platform": tftypes.NewValue(tftypes.String, platformName),
+	})
+	return nil
 }
+
+// identityType is the Terraform type of objectIdentitySchema, worked out once.
+var identityType = func() func(context.Context) tftypes.Type {
+	var once sync.Once
+	var typ tftypes.Type
+	return func(ctx context.Context) tftypes.Type {
+		once.Do(func() { typ = objectIdentitySchema.Type().TerraformType(ctx) })
+		return typ
+	}
+}()
 
 // recordIdentity sets the identity from the id of the first of states that
 // holds one: deferred at the start of Create, Read and Update, so every
@@ -87,16 +104,33 @@ func recordIdentity(ctx context.Context, plat platform.Platform, diags *diag.Dia
 		return
 	}
 	for _, st := range states {
-		if st == nil || st.Raw.IsNull() || !st.Raw.IsKnown() {
-			continue
+		if id := stateID(st); id != "" {
+			diags.Append(setIdentity(ctx, ident, plat, id)...)
+			return
 		}
-		var id types.String
-		if d := st.GetAttribute(ctx, path.Root("id"), &id); d.HasError() || id.IsNull() || id.IsUnknown() || id.ValueString() == "" {
-			continue
-		}
-		diags.Append(setIdentity(ctx, ident, plat, id.ValueString())...)
-		return
 	}
+}
+
+// stateID is the id a state holds, "" when it holds none (null, unknown,
+// or a state without an object), read off the raw value without the
+// framework's reflection.
+func stateID(st *tfsdk.State) string {
+	if st == nil || st.Raw.IsNull() || !st.Raw.IsKnown() {
+		return ""
+	}
+	v, _, err := tftypes.WalkAttributePath(st.Raw, tftypes.NewAttributePath().WithAttributeName("id"))
+	if err != nil {
+		return ""
+	}
+	val, ok := v.(tftypes.Value)
+	if !ok || val.IsNull() || !val.IsKnown() {
+		return ""
+	}
+	var id string
+	if val.As(&id) != nil {
+		return ""
+	}
+	return id
 }
 
 // importID is the id an import names: the import id, or the identity's id

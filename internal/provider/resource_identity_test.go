@@ -110,7 +110,48 @@ func TestRecordIdentity(t *testing.T) {
 			if diags.HasError() || got.ID.ValueString() != c.want || got.Platform.ValueString() != "alpha" {
 				t.Fatalf("identity = %+v, %v; want id %q on alpha", got, diags, c.want)
 			}
+			// The value built directly is the one the framework's Set makes.
+			viaFramework := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: ident.Raw.Copy()}
+			if d := viaFramework.Set(ctx, objectIdentity{ID: types.StringValue(c.want), Platform: types.StringValue("alpha")}); d.HasError() {
+				t.Fatal(d)
+			}
+			if !viaFramework.Raw.Equal(ident.Raw) {
+				t.Errorf("identity %v, the framework's Set makes %v", ident.Raw, viaFramework.Raw)
+			}
 		})
+	}
+}
+
+// Without a platform (an unconfigured provider) the identity's platform
+// is null; a state holding no id (null, an unknown id) records nothing.
+func TestRecordIdentityEdges(t *testing.T) {
+	ctx := context.Background()
+	sch := newVolumeResourceSchema(t)
+	identType := objectIdentitySchema.Type().TerraformType(ctx)
+	st := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+	if d := st.SetAttribute(ctx, pathRootID, "vol-1"); d.HasError() {
+		t.Fatal(d)
+	}
+	ident := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: tftypes.NewValue(identType, nil)}
+	var diags diag.Diagnostics
+	recordIdentity(ctx, nil, &diags, ident, &st)
+	var got objectIdentity
+	diags.Append(ident.Get(ctx, &got)...)
+	if diags.HasError() || got.ID.ValueString() != "vol-1" || !got.Platform.IsNull() {
+		t.Fatalf("identity without a platform = %+v, %v; want vol-1 and a null platform", got, diags)
+	}
+
+	unknownID := tfsdk.State{Schema: sch, Raw: st.Raw.Copy()}
+	if d := unknownID.SetAttribute(ctx, pathRootID, types.StringUnknown()); d.HasError() {
+		t.Fatal(d)
+	}
+	null := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+	for name, s := range map[string]*tfsdk.State{"null state": &null, "unknown id": &unknownID, "nil state": nil} {
+		ident := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: tftypes.NewValue(identType, nil)}
+		recordIdentity(ctx, namedPlatform{name: "alpha"}, &diags, ident, s)
+		if !ident.Raw.IsNull() {
+			t.Errorf("%s: identity %v recorded, want none", name, ident.Raw)
+		}
 	}
 }
 
@@ -125,4 +166,28 @@ func newVolumeResourceSchema(t *testing.T) rschema.Schema {
 		t.Fatal(resp.Diagnostics)
 	}
 	return resp.Schema
+}
+
+// BenchmarkRecordIdentity is the identity a Read of a sandbox records,
+// once per box on every refresh.
+func BenchmarkRecordIdentity(b *testing.B) {
+	ctx := context.Background()
+	var resp resource.SchemaResponse
+	newSandboxResource(nil).Schema(ctx, resource.SchemaRequest{}, &resp)
+	sch := resp.Schema
+	st := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+	if d := st.SetAttribute(ctx, pathRootID, "box-0123456789"); d.HasError() {
+		b.Fatal(d)
+	}
+	identType := objectIdentitySchema.Type().TerraformType(ctx)
+	plat := namedPlatform{name: "alpha"}
+	b.ReportAllocs()
+	for b.Loop() {
+		ident := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: tftypes.NewValue(identType, nil)}
+		var diags diag.Diagnostics
+		recordIdentity(ctx, plat, &diags, ident, &st)
+		if diags.HasError() {
+			b.Fatal(diags)
+		}
+	}
 }
