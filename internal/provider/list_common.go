@@ -96,7 +96,7 @@ func (b *listBase) results(ctx context.Context, req list.ListRequest, objs []lis
 			if result.DisplayName == "" {
 				result.DisplayName = o.ID
 			}
-			result.Diagnostics.Append(setIdentity(ctx, result.Identity, b.platform, o.ID)...)
+			setIdentity(ctx, result.Identity, b.platform, o.ID)
 			if res != nil && !result.Diagnostics.HasError() {
 				if gone := readAsImported(ctx, res, req, o.ID, &result); gone {
 					continue

@@ -68,9 +68,9 @@ func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.Identity
 // Terraform CLI predates identities, nothing to record). The value is built
 // directly: the framework's Set would reflect on the model every time, and
 // every Read of every object records its identity.
-func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, plat platform.Platform, id string) diag.Diagnostics {
+func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, plat platform.Platform, id string) {
 	if ident == nil || id == "" {
-		return nil
+		return
 	}
 	var platformName any // null without a platform
 	if plat != nil {
@@ -80,7 +80,6 @@ func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, plat platfo
 		"id":       tftypes.NewValue(tftypes.String, id),
 		"platform": tftypes.NewValue(tftypes.String, platformName),
 	})
-	return nil
 }
 
 // identityType is the Terraform type of objectIdentitySchema, worked out once.
@@ -98,14 +97,13 @@ var identityType = func() func(context.Context) tftypes.Type {
 // path that leaves an object in state leaves its identity too (the state
 // the method wrote first; for Read, the state it was given when it removed
 // the object, so a state from before identities still gets one).
-func recordIdentity(ctx context.Context, plat platform.Platform, diags *diag.Diagnostics,
-	ident *tfsdk.ResourceIdentity, states ...*tfsdk.State) {
+func recordIdentity(ctx context.Context, plat platform.Platform, ident *tfsdk.ResourceIdentity, states ...*tfsdk.State) {
 	if ident == nil {
 		return
 	}
 	for _, st := range states {
 		if id := stateID(st); id != "" {
-			diags.Append(setIdentity(ctx, ident, plat, id)...)
+			setIdentity(ctx, ident, plat, id)
 			return
 		}
 	}

@@ -104,7 +104,7 @@ func TestRecordIdentity(t *testing.T) {
 			for i := range c.states {
 				ptrs[i] = &c.states[i]
 			}
-			recordIdentity(ctx, namedPlatform{name: "alpha"}, &diags, ident, ptrs...)
+			recordIdentity(ctx, namedPlatform{name: "alpha"}, ident, ptrs...)
 			var got objectIdentity
 			diags.Append(ident.Get(ctx, &got)...)
 			if diags.HasError() || got.ID.ValueString() != c.want || got.Platform.ValueString() != "alpha" {
@@ -134,7 +134,7 @@ func TestRecordIdentityEdges(t *testing.T) {
 	}
 	ident := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: tftypes.NewValue(identType, nil)}
 	var diags diag.Diagnostics
-	recordIdentity(ctx, nil, &diags, ident, &st)
+	recordIdentity(ctx, nil, ident, &st)
 	var got objectIdentity
 	diags.Append(ident.Get(ctx, &got)...)
 	if diags.HasError() || got.ID.ValueString() != "vol-1" || !got.Platform.IsNull() {
@@ -148,7 +148,7 @@ func TestRecordIdentityEdges(t *testing.T) {
 	null := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
 	for name, s := range map[string]*tfsdk.State{"null state": &null, "unknown id": &unknownID, "nil state": nil} {
 		ident := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: tftypes.NewValue(identType, nil)}
-		recordIdentity(ctx, namedPlatform{name: "alpha"}, &diags, ident, s)
+		recordIdentity(ctx, namedPlatform{name: "alpha"}, ident, s)
 		if !ident.Raw.IsNull() {
 			t.Errorf("%s: identity %v recorded, want none", name, ident.Raw)
 		}
@@ -185,7 +185,7 @@ func BenchmarkRecordIdentity(b *testing.B) {
 	for b.Loop() {
 		ident := &tfsdk.ResourceIdentity{Schema: objectIdentitySchema, Raw: tftypes.NewValue(identType, nil)}
 		var diags diag.Diagnostics
-		recordIdentity(ctx, plat, &diags, ident, &st)
+		recordIdentity(ctx, plat, ident, &st)
 		if diags.HasError() {
 			b.Fatal(diags)
 		}

@@ -32,6 +32,6 @@ func importExisting(ctx context.Context, plat platform.Platform, kind string, ge
 		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plat, id)...)
+	setIdentity(ctx, resp.Identity, plat, id)
 	return !resp.Diagnostics.HasError()
 }

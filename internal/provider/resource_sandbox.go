@@ -298,7 +298,7 @@ func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigV
 }
 
 func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan sandboxModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -330,7 +330,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State, &req.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State, &req.State)
 	var state sandboxModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -365,7 +365,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan, state sandboxModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)

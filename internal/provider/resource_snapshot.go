@@ -223,7 +223,7 @@ func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRe
 }
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan snapshotModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -270,7 +270,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 }
 
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State, &req.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State, &req.State)
 	var state snapshotModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -292,7 +292,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 // Update only ever sees a change of the timeouts block: every other argument
 // replaces the snapshot.
 func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan snapshotModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("expires_at"), &plan.ExpiresAt)...)

@@ -298,7 +298,7 @@ func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRe
 }
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan templateModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -342,7 +342,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 }
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State, &req.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State, &req.State)
 	var state templateModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -383,7 +383,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan, state templateModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)

@@ -150,7 +150,7 @@ func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequ
 }
 
 func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan volumeModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -186,7 +186,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State, &req.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State, &req.State)
 	var state volumeModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -208,7 +208,7 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 }
 
 func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer recordIdentity(ctx, r.platform, &resp.Diagnostics, resp.Identity, &resp.State)
+	defer recordIdentity(ctx, r.platform, resp.Identity, &resp.State)
 	var plan, state volumeModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
