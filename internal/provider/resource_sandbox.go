@@ -389,10 +389,13 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	// box's env the platform did not report is recorded as planned, with no
 	// call.
 	recorded := readUnreported(ctx, req.Private, &resp.Diagnostics)
+	wo := sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics)
+	// As planned: env_wo's variables the box holds already are not sent.
+	sandboxEnvWOHeld(ctx, &state, plan, wo, &resp.Diagnostics)
 	taken := unreportedTaken(recorded, sandboxAttributes(plan, &state))
 	resuming := !plan.State.Equal(state.State) && plan.State.ValueString() == string(platform.StateRunning)
 	change, changed := sandboxUpdateFrom(ctx, plan, state, taken, &resp.Diagnostics)
-	if sandboxUpdateEnvWO(ctx, &change, plan, state, taken, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics) {
+	if sandboxUpdateEnvWO(ctx, &change, plan, state, taken, wo, &resp.Diagnostics) {
 		changed = true
 	}
 	// A resume sets the lifecycle again below (where the timeout changes in

@@ -44,7 +44,10 @@ func sandboxEnvWOAttributes(defs []platform.Definition) map[string]schema.Attrib
 				"in both `env` and `env_wo` is a plan-time error naming it. Names and values follow the rules of `env`. " +
 				"Terraform cannot see a change of these values: change `env_wo_version` (required with `env_wo`) to apply " +
 				"them; a change of the values alone applies nothing. An import cannot tell them from `env`: where the " +
-				"platform reports a box's environment, an imported box's `env` holds them too.",
+				"platform reports a box's environment, an imported box's `env` holds them too, and the first plan after the " +
+				"import takes out of the state, in place and without replacing the box, each one the box holds with the " +
+				"value `env_wo` gives (a different value is a change of the box's environment). Moving a variable from `env` " +
+				"to `env_wo` with the same value is the same: the box keeps it, the state loses it.",
 			ElementType: types.StringType,
 			Optional:    true,
 			Sensitive:   true,
@@ -191,4 +194,45 @@ func sandboxUpdateEnvWO(ctx context.Context, change *platform.SandboxUpdate, pla
 	}
 	change.Env = &merged
 	return true
+}
+
+// sandboxEnvWOHeld makes state what it would be had env_wo been applied
+// to the box already: after an import, a box's env holds env_wo's
+// variables too (an import cannot tell them apart), and a variable moved
+// from env to env_wo is one the box holds. Each variable of wo that
+// state's env holds with the same value, and that the planned env does
+// not set, is taken out of state's env; when every variable of wo is so
+// held and state records no env_wo_version, the planned one is taken as
+// state's. The box has these values, so nothing is replaced or sent, and
+// the apply writes the state without them. A variable held with another
+// value stays: it is a change of the box's environment, planned as one.
+// Values are compared, never shown.
+func sandboxEnvWOHeld(ctx context.Context, state *sandboxModel, plan sandboxModel, wo map[string]string, diags *diag.Diagnostics) {
+	if len(wo) == 0 || state.Env.IsNull() || state.Env.IsUnknown() || plan.Env.IsUnknown() {
+		return
+	}
+	held := mapFromTF(ctx, state.Env, diags)
+	planned := plan.Env.Elements()
+	all := true
+	for k, v := range wo {
+		if _, set := planned[k]; set {
+			all = false
+			continue
+		}
+		if got, ok := held[k]; ok && got == v {
+			delete(held, k)
+			continue
+		}
+		all = false
+	}
+	if len(held) == len(state.Env.Elements()) {
+		return // none held
+	}
+	state.Env = mapToTF(held, types.MapNull(types.StringType))
+	if len(held) == 0 && plan.Env.IsNull() {
+		state.Env = types.MapNull(types.StringType)
+	}
+	if all && state.EnvWOVersion.IsNull() {
+		state.EnvWOVersion = plan.EnvWOVersion
+	}
 }

@@ -192,3 +192,68 @@ func TestSandboxUpdateEnvWO(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxEnvWOHeld: the variables of env_wo an imported box (or one
+// whose variable moved from env to env_wo) holds with the same value leave
+// state's env, so nothing is replaced or sent; the version is taken only
+// when every one is held; a variable held with another value, or one env
+// still sets, stays a change.
+func TestSandboxEnvWOHeld(t *testing.T) {
+	ctx := context.Background()
+	env := func(kv map[string]string) types.Map {
+		if kv == nil {
+			return types.MapNull(types.StringType)
+		}
+		return mapToTF(kv, types.MapNull(types.StringType))
+	}
+	for _, tc := range []struct {
+		name        string
+		stateEnv    map[string]string
+		stateVer    types.Int64
+		planEnv     map[string]string
+		wo          map[string]string
+		wantEnv     map[string]string // nil: null
+		wantVersion types.Int64
+	}{
+		{name: "imported: the secret leaves, the version is taken",
+			stateEnv: map[string]string{"PLAIN": "x", "TOKEN": "s3"}, stateVer: types.Int64Null(),
+			planEnv: map[string]string{"PLAIN": "x"}, wo: map[string]string{"TOKEN": "s3"},
+			wantEnv: map[string]string{"PLAIN": "x"}, wantVersion: types.Int64Value(7)},
+		{name: "imported, env_wo only: state's env is null as configured",
+			stateEnv: map[string]string{"TOKEN": "s3"}, stateVer: types.Int64Null(),
+			planEnv: nil, wo: map[string]string{"TOKEN": "s3"},
+			wantEnv: nil, wantVersion: types.Int64Value(7)},
+		{name: "another value: a change of the environment",
+			stateEnv: map[string]string{"PLAIN": "x", "TOKEN": "old"}, stateVer: types.Int64Null(),
+			planEnv: map[string]string{"PLAIN": "x"}, wo: map[string]string{"TOKEN": "s3"},
+			wantEnv: map[string]string{"PLAIN": "x", "TOKEN": "old"}, wantVersion: types.Int64Null()},
+		{name: "one of two held: it leaves, the version is not taken",
+			stateEnv: map[string]string{"A": "1", "B": "old"}, stateVer: types.Int64Null(),
+			planEnv: nil, wo: map[string]string{"A": "1", "B": "2"},
+			wantEnv: map[string]string{"B": "old"}, wantVersion: types.Int64Null()},
+		{name: "a recorded version is kept: its change is the user's",
+			stateEnv: map[string]string{"TOKEN": "s3"}, stateVer: types.Int64Value(1),
+			planEnv: nil, wo: map[string]string{"TOKEN": "s3"},
+			wantEnv: nil, wantVersion: types.Int64Value(1)},
+		{name: "no env_wo: nothing changes",
+			stateEnv: map[string]string{"TOKEN": "s3"}, stateVer: types.Int64Null(),
+			planEnv: nil, wo: nil,
+			wantEnv: map[string]string{"TOKEN": "s3"}, wantVersion: types.Int64Null()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := sandboxModel{Env: env(tc.stateEnv), EnvWOVersion: tc.stateVer}
+			plan := sandboxModel{Env: env(tc.planEnv), EnvWOVersion: types.Int64Value(7)}
+			var diags diag.Diagnostics
+			sandboxEnvWOHeld(ctx, &state, plan, tc.wo, &diags)
+			if diags.HasError() {
+				t.Fatal(diags)
+			}
+			if want := env(tc.wantEnv); !state.Env.Equal(want) {
+				t.Errorf("state env %v, want %v", state.Env, want)
+			}
+			if !state.EnvWOVersion.Equal(tc.wantVersion) {
+				t.Errorf("state env_wo_version %v, want %v", state.EnvWOVersion, tc.wantVersion)
+			}
+		})
+	}
+}

@@ -55,6 +55,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	planned := plan
+	sandboxEnvWOHeld(ctx, &state, plan, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics)
 	attrs := sandboxAttributes(plan, &state)
 	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), attrs)
 	planUnreportedFromConfig(attrs, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
