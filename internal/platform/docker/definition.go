@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -23,13 +24,16 @@ func Definition() platform.Definition {
 		Settings: []platform.Setting{{
 			Name: "host",
 			Description: "Address of the Docker engine, e.g. `unix:///var/run/docker.sock`, " +
-				"`tcp://build-host:2376` or `ssh://user@host`. TLS settings come from `DOCKER_TLS_VERIFY` and `DOCKER_CERT_PATH`. " +
+				"`tcp://build-host:2376` or `ssh://user@host`. TLS settings come from `DOCKER_TLS_VERIFY` and `DOCKER_CERT_PATH`, " +
+				"or, for the engine of a docker context, from the context (its `ca.pem`, `cert.pem`, `key.pem` and " +
+				"`SkipTLSVerify`), as for the docker command line. " +
 				"`ssh://` runs the local `ssh` client, which must log in without a prompt, and `docker system dial-stdio` " +
 				"on that host, as the docker command line does. An engine that does not answer within " +
 				strconv.Itoa(int(AnswerTimeout/time.Second)) + " seconds (to connect, ping, inspect or list) is an " +
 				"error naming it; builds, commits, starts, stops and other long calls are bounded by the resources' " +
 				"`timeouts` instead.",
-			Fallback: "the local socket",
+			Fallback: "the engine of the current docker context (`DOCKER_CONTEXT`, else the one `docker context use` chose, " +
+				"read from `$DOCKER_CONFIG`, else `~/.docker`), else the local socket",
 			Env:      []string{"DOCKER_HOST"},
 			Validate: validateHost,
 		}},
@@ -52,11 +56,25 @@ func validateHost(host string) error {
 	return nil
 }
 
-// configure connects to the engine of cfg's host (else DOCKER_HOST as the
-// process sees it, else the local socket).
+// configure connects to the engine of cfg's host, else the one the docker
+// command line would use (DOCKER_HOST as the process sees it, else the
+// current docker context, else the local socket: see engineHost).
 func configure(ctx context.Context, cfg platform.Config) (platform.Platform, error) {
-	plat, err := New(ctx, Config{Host: cfg.Settings["host"]})
+	host, via := cfg.Settings["host"], ""
+	var fromContext *ContextTLS
+	if host == "" {
+		var err error
+		if host, via, fromContext, err = engineHost(os.Getenv, os.UserHomeDir); err != nil {
+			return nil, &platform.ConfigureError{Summary: "Invalid Docker context", Err: fmt.Errorf("%w.\n\n%s", err,
+				"Fix the context (docker context inspect), pick another (DOCKER_CONTEXT, docker context use), "+
+					"or point the provider at an engine with docker { host = ... } or DOCKER_HOST.")}
+		}
+	}
+	plat, err := New(ctx, Config{Host: host, FromContext: fromContext})
 	if err != nil {
+		if via != "" {
+			err = fmt.Errorf("%w (the engine of %s)", err, via)
+		}
 		var noAnswer *NoAnswerError
 		hint := "Start the Docker engine, or point the provider at one with docker { host = ... } or DOCKER_HOST."
 		if errors.As(err, &noAnswer) {

@@ -24,6 +24,17 @@ type Config struct {
 	// Host is the engine address, e.g. unix:///var/run/docker.sock or
 	// tcp://host:2376. Empty means DOCKER_HOST, else the local socket.
 	Host string
+	// FromContext is set when Host is a docker context's: its TLS
+	// settings (nil without any) replace DOCKER_CERT_PATH and
+	// DOCKER_TLS_VERIFY, as for the docker command line.
+	FromContext *ContextTLS
+}
+
+// ContextTLS is a docker context's TLS for its tcp:// engine: the files
+// its store holds ("" for one it does not) and SkipTLSVerify.
+type ContextTLS struct {
+	CAFile, CertFile, KeyFile string
+	SkipVerify                bool
 }
 
 // Platform is the Docker implementation of platform.Platform.
@@ -54,7 +65,7 @@ func New(ctx context.Context, cfg Config) (*Platform, error) {
 	// deadlines wrap it, and everything the client adds, once it is built.
 	tr := &http.Transport{MaxIdleConns: 6, IdleConnTimeout: 30 * time.Second}
 	hc := &http.Client{Transport: tr, CheckRedirect: client.CheckRedirect}
-	opts, err := connectOpts(host, tr)
+	opts, err := connectOpts(host, cfg.FromContext, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -100,13 +111,27 @@ func New(ctx context.Context, cfg Config) (*Platform, error) {
 // DOCKER_TLS_VERIFY the certificates authenticate the client only. An
 // ssh:// host is dialled with an ssh process per connection (ssh.go); the
 // address the client is given then only names the engine in requests.
-func connectOpts(host string, tr *http.Transport) ([]client.Opt, error) {
+func connectOpts(host string, fromContext *ContextTLS, tr *http.Transport) ([]client.Opt, error) {
 	if strings.HasPrefix(host, "ssh://") {
 		target, err := parseSSHHost(host)
 		if err != nil {
 			return nil, fmt.Errorf("docker host %q %w", ShownHost(host), err)
 		}
 		return []client.Opt{client.WithHost("tcp://docker-over-ssh.invalid:2375"), client.WithDialContext(target.dial)}, nil
+	}
+	if fromContext != nil {
+		if !strings.HasPrefix(host, "tcp://") || *fromContext == (ContextTLS{}) {
+			return []client.Opt{client.WithHost(host)}, nil
+		}
+		tlsc, err := tlsconfig.Client(tlsconfig.Options{
+			CAFile: fromContext.CAFile, CertFile: fromContext.CertFile, KeyFile: fromContext.KeyFile,
+			InsecureSkipVerify: fromContext.SkipVerify,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("docker TLS settings of the docker context: %w", err)
+		}
+		tr.TLSClientConfig = tlsc
+		return []client.Opt{client.WithHost(host)}, nil
 	}
 	if certs := os.Getenv(client.EnvOverrideCertPath); certs != "" {
 		tlsc, err := tlsconfig.Client(tlsconfig.Options{

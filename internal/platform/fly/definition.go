@@ -2,6 +2,7 @@ package fly
 
 import (
 	"context"
+	"os"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
@@ -20,17 +21,20 @@ func Definition() platform.Definition {
 			"`org` is set; the provider never deletes an app, including one it created. Requests are paced to Fly's rate " +
 			"limits. See the provider guide for what Fly supports and rejects.",
 		Retries: true,
-		// flyctl and fly-go read FLY_API_TOKEN and FLY_ACCESS_TOKEN, FLY_APP,
-		// FLY_ORG and FLY_REGION.
+		// flyctl reads FLY_ACCESS_TOKEN before FLY_API_TOKEN, then the
+		// access_token of its config.yml (internal/config ApplyEnv and
+		// applyFile); FLY_APP, FLY_ORG and FLY_REGION as flyctl does.
 		Settings: []platform.Setting{
 			{
 				Name:        "api_token",
 				Title:       "API token",
 				Description: "Fly API token (`fly tokens create`), sent as `Authorization: FlyV1` for macaroon tokens, else `Bearer`. Never logged.",
-				Env:         []string{"FLY_API_TOKEN", "FLY_ACCESS_TOKEN"},
-				Required:    true,
-				Hint:        "Create one with `fly tokens create org` (or `fly auth token`).",
-				Sensitive:   true,
+				Env:         []string{"FLY_ACCESS_TOKEN", "FLY_API_TOKEN"},
+				Fallback: "the `access_token` of `~/.fly/config.yml` (`$FLY_CONFIG_DIR/config.yml` when set) " +
+					"that `fly auth login` writes",
+				// Not Required for Resolve: configure falls back on flyctl's
+				// config file and reports a token found nowhere (apiToken).
+				Sensitive: true,
 			},
 			{
 				Name:  "app",
@@ -62,14 +66,53 @@ func Definition() platform.Definition {
 	}
 }
 
+// tokenHint ends the error of a missing token: where to get one.
+const tokenHint = "Create one with `fly tokens create org` (or `fly auth token`)."
+
 // configure builds the Fly client from the block's settings and the
-// provider's hooks; it makes no request.
+// provider's hooks; it makes no request. Without a token from the block or
+// the environment it reads the one `fly auth login` saved (flyconfig.go).
 func configure(_ context.Context, cfg platform.Config) (platform.Platform, error) {
+	token, err := apiToken(cfg.Settings["api_token"], os.Getenv, os.UserHomeDir)
+	if err != nil {
+		return nil, err
+	}
 	return New(Config{
-		APIToken: cfg.Settings["api_token"], App: cfg.Settings["app"], Org: cfg.Settings["org"],
+		APIToken: token, App: cfg.Settings["app"], Org: cfg.Settings["org"],
 		Region: cfg.Settings["region"], APIURL: cfg.Settings["api_url"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+fly)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
 		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
 	})
+}
+
+// apiToken is the token configured (block, else FLY_ACCESS_TOKEN, else
+// FLY_API_TOKEN: Resolve applied those), else the access_token of flyctl's
+// config file. Found nowhere, or the file unreadable, it is a SettingError
+// on api_token; the error never shows a token.
+func apiToken(configured string, getenv func(string) string, home func() (string, error)) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	path, err := flyConfigPath(getenv, home)
+	if err != nil {
+		return "", &platform.SettingError{Setting: "api_token", Summary: "No Fly.io API token",
+			Detail: "Set fly { api_token = ... } or the FLY_ACCESS_TOKEN or FLY_API_TOKEN environment variable (" + err.Error() + "). " + tokenHint}
+	}
+	token, exists, err := flyConfigToken(path)
+	if err != nil {
+		return "", &platform.SettingError{Setting: "api_token", Summary: "Unreadable Fly.io config file",
+			Detail: err.Error() + ". Fix or remove the file (`fly auth logout`, then `fly auth login`), or set fly { api_token = ... } " +
+				"or the FLY_ACCESS_TOKEN or FLY_API_TOKEN environment variable."}
+	}
+	if token == "" {
+		found := "there is no such file"
+		if exists {
+			found = "it holds no access_token"
+		}
+		return "", &platform.SettingError{Setting: "api_token", Summary: "No Fly.io API token",
+			Detail: "Set fly { api_token = ... } or the FLY_ACCESS_TOKEN or FLY_API_TOKEN environment variable, or log in with " +
+				"`fly auth login`, which saves a token in " + path + " (" + found + "). " + tokenHint}
+	}
+	return token, nil
 }

@@ -3,6 +3,8 @@ package fly
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,47 +76,87 @@ func TestCapabilities(t *testing.T) {
 func TestDefinition(t *testing.T) {
 	def := Definition()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	// configure falls back on flyctl's config file: keep the real one out.
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("FLY_CONFIG_DIR", "")
 	cases := []struct {
 		name    string
 		block   map[string]string
 		env     map[string]string
+		file    string // ~/.fly/config.yml; "" for none
 		want    map[string]string
 		wantErr string
 	}{
 		{name: "from env, access token", env: map[string]string{"FLY_ACCESS_TOKEN": "t", "FLY_APP": "a", "FLY_REGION": "ams"},
 			want: map[string]string{"api_token": "t", "app": "a", "region": "ams"}},
-		{name: "api token first", env: map[string]string{"FLY_API_TOKEN": "t1", "FLY_ACCESS_TOKEN": "t2", "FLY_APP": "a"},
+		{name: "from env, api token", env: map[string]string{"FLY_API_TOKEN": "t1", "FLY_APP": "a"},
 			want: map[string]string{"api_token": "t1"}},
+		// flyctl: env.First(FLY_ACCESS_TOKEN, FLY_API_TOKEN).
+		{name: "access token first", env: map[string]string{"FLY_API_TOKEN": "t1", "FLY_ACCESS_TOKEN": "t2", "FLY_APP": "a"},
+			want: map[string]string{"api_token": "t2"}},
+		{name: "block before env", block: map[string]string{"api_token": "b"}, env: map[string]string{"FLY_ACCESS_TOKEN": "t2", "FLY_APP": "a"},
+			want: map[string]string{"api_token": "b"}},
+		{name: "env before the config file", env: map[string]string{"FLY_API_TOKEN": "t1", "FLY_APP": "a"},
+			file: "access_token: from-file\n", want: map[string]string{"api_token": "t1"}},
+		{name: "config file is the last fallback", block: map[string]string{"app": "a"}, file: "access_token: from-file\n"},
 		{name: "no app", block: map[string]string{"api_token": "t"}, wantErr: "FLY_APP"},
-		{name: "no token", block: map[string]string{"app": "a"}, wantErr: "FLY_API_TOKEN or FLY_ACCESS_TOKEN"},
+		{name: "no token", block: map[string]string{"app": "a"},
+			wantErr: "No Fly.io API token: Set fly { api_token = ... } or the FLY_ACCESS_TOKEN or FLY_API_TOKEN environment variable, " +
+				"or log in with `fly auth login`, which saves a token in " + filepath.Join(home, ".fly", "config.yml") + " (there is no such file)"},
+		{name: "no token in the config file", block: map[string]string{"app": "a"}, file: "auto_update: true\n",
+			wantErr: "(it holds no access_token)"},
+		{name: "garbled config file", block: map[string]string{"app": "a"}, file: "access_token: \"secret-x\n",
+			wantErr: "Unreadable Fly.io config file: cannot read the access_token of " + filepath.Join(home, ".fly", "config.yml") + ": line 1"},
 		{name: "bad url", block: map[string]string{"api_token": "t", "app": "a", "api_url": "ftp://x"}, wantErr: "absolute http"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(home, ".fly")
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if c.file != "" {
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "config.yml"), []byte(c.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 			cfg, err := def.Resolve(c.block, env(c.env))
+			if err == nil {
+				for k, v := range c.want {
+					if cfg.Settings[k] != v {
+						t.Errorf("%s = %q, want %q", k, cfg.Settings[k], v)
+					}
+				}
+				var p platform.Platform
+				if p, err = def.Configure(context.Background(), cfg); err == nil {
+					if p.Name() != "fly" {
+						t.Errorf("name %q", p.Name())
+					}
+					_ = p.Close()
+				}
+			}
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err %v, want %q", err, c.wantErr)
+				}
+				if strings.Contains(err.Error(), "secret-x") {
+					t.Errorf("err shows the token: %v", err)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			for k, v := range c.want {
-				if cfg.Settings[k] != v {
-					t.Errorf("%s = %q, want %q", k, cfg.Settings[k], v)
-				}
-			}
-			p, err := def.Configure(context.Background(), cfg)
-			if err != nil || p.Name() != "fly" {
-				t.Fatalf("configure: %v", err)
-			}
-			_ = p.Close()
 		})
 	}
-	if s, _ := def.Setting("api_token"); !s.Sensitive {
-		t.Error("api_token is not sensitive")
+	if s, _ := def.Setting("api_token"); !s.Sensitive || s.Required ||
+		s.DefaultsSentence() != "Defaults to the first set of the `FLY_ACCESS_TOKEN`, `FLY_API_TOKEN` environment variables, "+
+			"else the `access_token` of `~/.fly/config.yml` (`$FLY_CONFIG_DIR/config.yml` when set) that `fly auth login` writes." {
+		t.Errorf("api_token = %+v, %q", s, s.DefaultsSentence())
 	}
 	if !def.Retries || !strings.Contains(def.Description, "never deletes an app") {
 		t.Error("definition: Retries and the app note")
