@@ -14,6 +14,11 @@
 # bad-input table are CLI-agnostic robustness suites and run on 1.11.4 only
 # (make test); internal/platform/docker drives no CLI.
 #
+# On Terraform, a second go test in the same pass runs, of the fake
+# platforms' packages the pass does not run whole, only their tests of the
+# newer CLI's features (identity, list resources, actions: cli_run below),
+# appending to the same log.
+#
 # A test of a feature a CLI lacks is skipped by the test itself: by version
 # (tfversion.SkipBelow) or, for OpenTofu, by name (acctest.SkipOnOpenTofu,
 # with the reason). After each pass this prints go test's summary for that
@@ -28,6 +33,8 @@
 #   ACC_MATRIX_PKGS     the packages on Terraform (default: see below; "all": every
 #                       acceptance package above, on both CLIs)
 #   ACC_MATRIX_TOFU_PKGS  the packages on OpenTofu (default: see below)
+#   ACC_MATRIX_CLI_RUN  the go test -run pattern of the second, filtered run on Terraform
+#                       (default: see below; empty: no filtered run)
 #   ACC_MATRIX_PARALLEL 0 runs the passes one after the other (default 1: at the same time,
 #                       see the note at the end of this file)
 #   ACC_MATRIX_LOGS     directory for each pass's full log (default: a temporary one)
@@ -53,6 +60,17 @@ all_pkgs="./internal/provider/ ./internal/platform/e2b/e2bacc ./internal/platfor
 pkgs=${ACC_MATRIX_PKGS:-./internal/provider/ ./internal/platform/e2b/e2bacc}
 tofu_pkgs=${ACC_MATRIX_TOFU_PKGS:-./internal/provider/}
 if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
+# Each other fake platform has its own tests of the newer CLI's features,
+# on the platform's own capabilities: TestAcc<Platform>Identity (identity,
+# import by identity), TestAcc<Platform>List (terraform query) and
+# TestAcc<Platform>SandboxSnapshotAction (the action, or its refusal at
+# plan). The Terraform pass runs just those of the packages it does not
+# run whole (all three by default, none with ACC_MATRIX_PKGS=all), about
+# 30 s together; `go test -list` shows what the pattern selects. OpenTofu
+# has no list resources or actions, and identity is the same protocol
+# internal/provider covers: no filtered run there.
+cli_feature_pkgs="./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
+cli_run=${ACC_MATRIX_CLI_RUN-'^TestAcc(Daytona|Fly|Modal)(Identity|List|SandboxSnapshotAction)'}
 parallel=${ACC_MATRIX_PARALLEL:-1}
 timeout=${TEST_TIMEOUT:-25m}
 logs=${ACC_MATRIX_LOGS:-$(mktemp -d)}
@@ -85,19 +103,38 @@ install() {
 }
 
 # pass NAME BIN runs the packages on one CLI, writing $logs/NAME.log and
-# $logs/NAME.rc (go test's exit status) and $logs/NAME.wall (seconds).
+# $logs/NAME.rc (go test's exit status: the first failing run's, on
+# Terraform where two run) and $logs/NAME.wall (seconds).
 pass() {
-  local name=$1 bin=$2 start rc=0
-  local -a env=(TF_ACC=1 "TF_ACC_TERRAFORM_PATH=$bin")
+  local name=$1 bin=$2 start rc=0 filtered_rc=0 p
+  local -a env=(TF_ACC=1 "TF_ACC_TERRAFORM_PATH=$bin") filtered=()
   # OpenTofu resolves a provider source without a host ("hashicorp/sbx", or
   # none at all) to registry.opentofu.org: the in-process provider must be
   # served under that address, not plugin-testing's registry.terraform.io.
   local run_pkgs=$pkgs
   case "$name" in opentofu-*) env+=(TF_ACC_PROVIDER_HOST=registry.opentofu.org); run_pkgs=$tofu_pkgs ;; esac
+  # On Terraform, the CLI-feature tests of the packages not run whole.
+  case "$name" in
+    terraform-*)
+      if [ -n "$cli_run" ]; then
+        for p in $cli_feature_pkgs; do
+          case " $run_pkgs " in *" $p "*) ;; *) filtered+=("$p") ;; esac
+        done
+      fi
+      ;;
+  esac
   echo "$run_pkgs" >"$logs/$name.pkgs"
+  if [ ${#filtered[@]} -gt 0 ]; then
+    echo "  and -run '$cli_run' of ${filtered[*]}" >>"$logs/$name.pkgs"
+  fi
   start=$(date +%s)
   # shellcheck disable=SC2086 # run_pkgs is a list
   env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 $run_pkgs >"$logs/$name.log" 2>&1 || rc=$?
+  # Appended to the same log, so the summary counts both runs.
+  if [ ${#filtered[@]} -gt 0 ]; then
+    env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 -run "$cli_run" "${filtered[@]}" >>"$logs/$name.log" 2>&1 || filtered_rc=$?
+  fi
+  if [ "$rc" = 0 ]; then rc=$filtered_rc; fi
   echo "$rc" >"$logs/$name.rc"
   echo $(($(date +%s) - start)) >"$logs/$name.wall"
 }
@@ -144,6 +181,7 @@ for cli in $clis; do
 done
 
 echo "==> go test on ${names[*]} ($([ "$parallel" = 1 ] && echo "at the same time" || echo "one after the other")): $pkgs (OpenTofu: $tofu_pkgs)"
+[ -z "$cli_run" ] || echo "    then on Terraform: -run '$cli_run' of whichever of $cli_feature_pkgs it does not run whole"
 echo "    load: $(uptime | sed 's/.*load average/load average/'), $(nproc) CPUs"
 pids=()
 for cli in "${names[@]}"; do
