@@ -151,8 +151,9 @@ func flyResSandboxImport(addr string) resource.TestStep {
 
 // flyResVolumeImport is the import step of the volume at addr. region and
 // snapshot_retention left out of the configuration stay null in state (the
-// provider records no platform default), while an import reads Fly's
-// (iad, 5 days) into them: they are not compared.
+// provider records no platform default), while an import reads the region
+// Fly chose (iad) and any retention other than Fly's default (5 days, which
+// reads as unset): they are not compared.
 func flyResVolumeImport(addr string, ignore ...string) resource.TestStep {
 	return resource.TestStep{
 		ResourceName:            addr,
