@@ -51,6 +51,10 @@ func snapshotTestAgentImage(t *testing.T, api *client.Client) string {
 	tag := "sbx-test/snapshot-agent:" + randomHex(5)
 	resp, err := api.ImageBuild(context.Background(), &buf, build.ImageBuildOptions{
 		Tags: []string{tag}, Remove: true, ForceRemove: true, Version: build.BuilderV1,
+		// No layer cache, as the provider's own builds: probing it reads
+		// every base image of the engine, and one another test removes
+		// at that moment fails the build ("unable to find image").
+		NoCache: true,
 	})
 	if err != nil {
 		t.Fatalf("building the agent image: %v", err)

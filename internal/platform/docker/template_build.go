@@ -44,11 +44,13 @@ func buildImage(ctx context.Context, api *client.Client, name, ref, dockerfile, 
 const buildAttempts = 3
 
 // lostImageRE matches the engine's messages for an image or layer that
-// vanished while a build stood on it. The legacy builder commits every
-// step as an image; an image remove elsewhere on the same engine (another
-// template's destroy pruning its parents, another client's prune) can take
-// one between the step that made it and the step that uses it. Nothing in
-// the Dockerfile or the context is wrong, so the same build run again works.
+// vanished while a build read it. The legacy builder reads images of the
+// whole engine during a build (a cached build's probe reads every base
+// image, which is why every build here skips the cache) and commits every
+// step as an image the next one stands on; an image remove elsewhere on the
+// same engine (another template's destroy pruning its parents, another
+// client's prune) can take one in between. Nothing in the Dockerfile or
+// the context is wrong, so the same build run again works.
 var lostImageRE = regexp.MustCompile(`unable to find image "?sha256:|unknown parent image ID|layer does not exist|No such image: sha256:`)
 
 // lostImageError is a build the engine broke by losing an image it had made.

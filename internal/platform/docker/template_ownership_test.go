@@ -130,6 +130,10 @@ func buildTestImage(t *testing.T, p *Platform, ref, dockerfile string, labels ma
 	resp, err := p.api.ImageBuild(ctx, tarball, build.ImageBuildOptions{
 		Tags: []string{ref}, Dockerfile: buildctx.DockerfileName, Version: build.BuilderV1,
 		Remove: true, ForceRemove: true, Labels: labels,
+		// No layer cache, as the provider's own builds: probing it reads
+		// every base image of the engine, and one another test removes
+		// at that moment fails the build ("unable to find image").
+		NoCache: true,
 	})
 	if err != nil {
 		t.Fatal(err)

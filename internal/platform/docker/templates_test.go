@@ -240,7 +240,8 @@ func TestTemplateAdopt(t *testing.T) {
 	}
 	resp, err := p.api.ImageBuild(ctx, tarball, build.ImageBuildOptions{
 		Tags: []string{src}, Version: build.BuilderV1, Remove: true, ForceRemove: true,
-		Labels: map[string]string{"maintainer": "someone"},
+		Labels:  map[string]string{"maintainer": "someone"},
+		NoCache: true, // as in buildTestImage
 	})
 	if err != nil {
 		t.Fatal(err)
