@@ -70,7 +70,7 @@ if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
 # has no list resources or actions, and identity is the same protocol
 # internal/provider covers: no filtered run there.
 cli_feature_pkgs="./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
-cli_run=${ACC_MATRIX_CLI_RUN-'^TestAcc(Daytona|Fly|Modal)(Identity|List|SandboxSnapshotAction)'}
+cli_run=${ACC_MATRIX_CLI_RUN-'^TestAcc(Daytona|Fly|Modal)(Identity|List|SandboxSnapshotAction|SandboxExecAction)'}
 parallel=${ACC_MATRIX_PARALLEL:-1}
 timeout=${TEST_TIMEOUT:-25m}
 logs=${ACC_MATRIX_LOGS:-$(mktemp -d)}

@@ -53,6 +53,9 @@ type Capabilities struct {
 	// records no source), the data sources' source filters are an error and
 	// an imported snapshot's configured source is taken as written.
 	SnapshotListsBySource bool
+
+	// Exec: what the sbx_sandbox_exec action can do here (exec.go).
+	Exec ExecSupport
 }
 
 // Attribute returns the row of one attribute (Refused when absent).

@@ -23,6 +23,9 @@ type Extensions struct {
 	// TemplateActivation activates a template the platform deactivated
 	// (Status TemplateInactive) in place.
 	TemplateActivation TemplateActivator
+	// Exec runs commands in live sandboxes (exec.go), where
+	// Capabilities.Exec.Runs.
+	Exec CommandRunner
 }
 
 // TemplateActivator is offered by platforms that deactivate templates

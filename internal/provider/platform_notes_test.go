@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
@@ -120,6 +121,28 @@ func TestSchemasDocumentTables(t *testing.T) {
 					t.Errorf("%s %s: the sbx_%s schema does not say %q", def.Name, key, kind, s)
 				}
 			}
+		}
+	}
+
+	// What each platform says of running commands is in sbx_sandbox_exec's.
+	var aresp action.SchemaResponse
+	newSandboxExecAction(defs).Schema(ctx, action.SchemaRequest{}, &aresp)
+	execText := aresp.Schema.MarkdownDescription
+	for _, a := range aresp.Schema.Attributes {
+		execText += "\n" + a.GetMarkdownDescription()
+	}
+	for _, def := range defs {
+		e := def.Capabilities().Exec
+		if !e.Runs && e.Why == "" {
+			t.Errorf("%s runs no command and does not say why (Capabilities.Exec.Why)", def.Name)
+		}
+		for _, s := range []string{e.Why, e.Doc, e.NoEnvWhy, e.NoWorkingDirWhy} {
+			if s != "" && !strings.Contains(execText, s) {
+				t.Errorf("%s: the sbx_sandbox_exec schema does not say %q", def.Name, s)
+			}
+		}
+		if e.Runs && ((!e.Env && e.NoEnvWhy == "") || (!e.WorkingDir && e.NoWorkingDirWhy == "")) {
+			t.Errorf("%s refuses env or working_dir without saying why", def.Name)
 		}
 	}
 

@@ -15,5 +15,6 @@ func (p *sbxProvider) Actions(_ context.Context) []func() action.Action {
 	defs := p.definitions()
 	return []func() action.Action{
 		func() action.Action { return newSandboxSnapshotAction(defs) },
+		func() action.Action { return newSandboxExecAction(defs) },
 	}
 }

@@ -80,7 +80,7 @@ func identityAccChecks(platformName string, sameIDs map[string]identityAccSameID
 // an `import { identity = ... }` block as by id: the same existence check,
 // the same state, a plan with nothing to change.
 func TestAccResourceIdentity_docker(t *testing.T) {
-	requireTerraformAtLeast(t, 1, 12) // before building the image the test adopts
+	requireTerraformAtLeast(t, "1.12") // before building the image the test adopts
 	cli := sbxacctest.DockerClient(t)
 	name := acctest.RandomWithPrefix("tf-acc-ident")
 	src := templateTestBuildSourceImage(t, cli, acctest.RandomWithPrefix("tf-acc-src")+":1")

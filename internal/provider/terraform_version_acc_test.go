@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -12,10 +13,14 @@ import (
 )
 
 // requireTerraformAtLeast skips the test when the terraform CLI the tests
-// run (acctest.RequireTerraform) is older than major.minor, the version a
+// run (acctest.RequireTerraform) is older than version ("1.14"), the one a
 // feature needs.
-func requireTerraformAtLeast(t *testing.T, major, minor int) {
+func requireTerraformAtLeast(t *testing.T, version string) {
 	t.Helper()
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("requireTerraformAtLeast(%q): not major.minor: %v", version, err)
+	}
 	tf := sbxacctest.RequireTerraform(t)
 	out, err := exec.Command(tf, "version", "-json").Output()
 	if err != nil {

@@ -6,6 +6,9 @@
 //	agent ready           exit 0 once the files are written (a template's ready_cmd)
 //	agent cat PATH        print a file (for docker exec)
 //	agent ls DIR          list a directory (for docker exec)
+//	agent env NAME        print a variable of the environment (for sbx_sandbox_exec)
+//	agent pwd             print the working directory
+//	agent exit CODE MSG   print MSG on stderr and exit with CODE
 //
 // AGENT_FILES is a list of path=content pairs separated by ";".
 package main
@@ -66,18 +69,47 @@ func main() {
 const readyMarker = "/.agent-ready"
 
 func runCommand(name string, args []string) int {
-	if name == "ready" {
+	switch name {
+	case "ready":
 		if _, err := os.Stat(readyMarker); err != nil {
 			fmt.Fprintln(os.Stderr, "agent: not ready")
 			return 1
 		}
 		return 0
+	case "pwd":
+		dir, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(dir)
+		return 0
+	case "exit":
+		if len(args) != 2 {
+			fmt.Fprintln(os.Stderr, "usage: agent exit CODE MESSAGE")
+			return 2
+		}
+		var code int
+		if _, err := fmt.Sscanf(args[0], "%d", &code); err != nil {
+			fmt.Fprintln(os.Stderr, "agent exit: CODE:", err)
+			return 2
+		}
+		fmt.Fprintln(os.Stderr, args[1])
+		return code
 	}
 	if len(args) != 1 {
 		fmt.Fprintf(os.Stderr, "usage: agent %s PATH\n", name)
 		return 2
 	}
 	switch name {
+	case "env":
+		v, ok := os.LookupEnv(args[0])
+		if !ok {
+			fmt.Fprintf(os.Stderr, "agent: %s is not set\n", args[0])
+			return 1
+		}
+		fmt.Println(v)
+		return 0
 	case "cat":
 		b, err := os.ReadFile(args[0])
 		if err != nil {

@@ -137,6 +137,9 @@ func capabilities() platform.Capabilities {
 		Attributes: attributes(),
 		// started / paused / stopped are distinct states.
 		PauseKindUnreported: false,
+		// The daemon's process execute, through the toolbox proxy
+		// (sandbox_exec.go).
+		Exec: execSupport,
 		// Daytona stops, archives and deletes boxes itself.
 		EnforcesDeadlines: true,
 		TemplatesListed:   true, // GET /snapshots, by name

@@ -90,6 +90,9 @@ type sandboxAPI struct {
 	UpdatedAt           apiTime           `json:"updatedAt"`
 	LastActivityAt      apiTime           `json:"lastActivityAt"`
 	SandboxClass        string            `json:"sandboxClass"`
+	// ToolboxProxyURL is where the box's daemon (the toolbox API) is
+	// reached: <toolboxProxyUrl>/<id>/<daemon path>.
+	ToolboxProxyURL string `json:"toolboxProxyUrl"`
 }
 
 // sandboxPage is ListSandboxesResponse.

@@ -69,6 +69,8 @@ type Platform struct {
 	poll   time.Duration
 	// lookupSleep waits between the lookups after a lost create answer.
 	lookupSleep func(ctx context.Context, d time.Duration) error
+	// toolbox configures the clients of a box's toolbox proxy (Exec).
+	toolbox rest.Config
 	// boxLocks holds a *sync.Mutex per sandbox id (lockBox): an operation
 	// that moves a box out of its state and back runs alone on it.
 	boxLocks sync.Map
@@ -101,6 +103,8 @@ func New(cfg Config) (*Platform, error) {
 	}
 	p := &Platform{api: api, apiKey: cfg.APIKey, userAgent: cfg.UserAgent, target: cfg.Target, poll: cfg.PollInterval,
 		sleep: rest.SleepOr(cfg.PollSleep, cfg.Sleep), lookupSleep: rest.SleepOr(cfg.LookupSleep, cfg.Sleep)}
+	p.toolbox = rest.Config{Auth: rc.Auth, MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent,
+		HTTPClient: cfg.HTTPClient, Sleep: cfg.Sleep}
 	if cfg.OrganizationID != "" {
 		p.header = http.Header{"X-Daytona-Organization-Id": {cfg.OrganizationID}}
 	}
@@ -138,6 +142,7 @@ func (p *Platform) Extensions() platform.Extensions {
 		SandboxRules:       sandboxRules{p: p},
 		SnapshotRules:      snapshotRules{p: p},
 		TemplateActivation: &templates{p: p},
+		Exec:               p,
 	}
 }
 

@@ -124,6 +124,7 @@ const minMemoryMB = 6
 // capabilities is what Docker can do.
 var capabilities = platform.Capabilities{
 	Attributes:          attributes,
+	Exec:                execSupport,
 	PauseKindUnreported: false, // inspect tells paused from exited
 	EnforcesDeadlines:   false,
 	TemplatesListed:     true, // images of the local engine

@@ -157,7 +157,7 @@ func (p *Platform) Capabilities() platform.Capabilities { return capabilities }
 // Extensions implements platform.Platform: ids follow from names, and every
 // object the provider made carries its labels.
 func (p *Platform) Extensions() platform.Extensions {
-	return platform.Extensions{IDs: p, Inventory: p, TemplateSpecs: p}
+	return platform.Extensions{IDs: p, Inventory: p, TemplateSpecs: p, Exec: p}
 }
 
 // Templates implements platform.Platform.

@@ -157,5 +157,11 @@ func capabilitiesFor(tier string) platform.Capabilities {
 		SnapshotSize:           false,
 		SnapshotSourceReported: false,
 		SnapshotListsBySource:  true, // GET /snapshots?sandboxID= filters on the server
+
+		// Commands run through envd, the daemon in each box (a Connect RPC
+		// process service on the box's own host), not through the API.
+		Exec: platform.ExecSupport{Why: "E2B runs commands through envd, the daemon inside each sandbox, whose API " +
+			"is not part of E2B's published API description; run them " +
+			"with E2B's SDK or CLI"},
 	}
 }

@@ -126,5 +126,7 @@ func capabilities() platform.Capabilities {
 		SnapshotSize:           true,  // VolumeSnapshot.size
 		SnapshotSourceReported: true,  // the provider's id holds the volume
 		SnapshotListsBySource:  true,  // GET /volumes/{id}/snapshots
+
+		Exec: execSupport, // POST /machines/{id}/exec (sandbox_exec.go)
 	}
 }

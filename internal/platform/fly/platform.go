@@ -156,6 +156,7 @@ func (p *Platform) Extensions() platform.Extensions {
 			{Kind: platform.KindSnapshot, Reason: "Fly volume snapshots carry no labels and cannot be deleted"},
 		}},
 		SandboxRules: sandboxRules{p: p},
+		Exec:         p,
 	}
 }
 

@@ -146,5 +146,8 @@ func capabilities() platform.Capabilities {
 		SnapshotSize:           false,
 		SnapshotSourceReported: true,
 		SnapshotListsBySource:  true,
+
+		// Sandbox.Exec through the task command router (sandbox_exec.go).
+		Exec: execSupport,
 	}
 }

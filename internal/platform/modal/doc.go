@@ -5,4 +5,7 @@
 // sandboxes are Sandboxes of one App, volumes are Volumes (v2) by name, and
 // snapshots are filesystem snapshots (Images with a ttl) or memory
 // snapshots, recorded in their sandbox's tags since Modal lists neither.
+// Commands (the sbx_sandbox_exec action) run through Sandbox.Exec, which
+// reaches the sandbox's task command router (TaskExecStart,
+// TaskExecStdioRead, TaskExecWait).
 package modal

@@ -132,6 +132,7 @@ func (p *Platform) Extensions() platform.Extensions {
 		TemplateSpecs: templateSpecs{},
 		SandboxRules:  sandboxRules{p: p},
 		SnapshotRules: snapshotRules{p: p},
+		Exec:          p,
 	}
 }
 

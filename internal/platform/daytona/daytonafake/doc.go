@@ -54,6 +54,17 @@
 //     delete is 409 while a box not being destroyed mounts it, else
 //     pending_delete → deleting → deleted, renamed "<name>-deleted" (the id
 //     still answers, the name does not).
+//   - Toolbox (execute.go): each box's toolboxProxyUrl points at the fake,
+//     which serves the daemon's POST <toolboxProxyUrl>/<id>/process/execute
+//     as the SDKs call it, checked against the spec's ExecuteRequest and
+//     ExecuteResponse (the deprecated API route itself answers 501 and is a
+//     violation). The command string is split as the daemon's parseCommand
+//     splits it and run without a shell, in a started box only (else 400,
+//     the fake's choice); exitCode and the merged output come back, a
+//     timeout past is a 408. The fake runs no real program: a documented
+//     handful (echo, printenv of the box's env, pwd, true, false, seq,
+//     sleep, sh -c with exit and echo); any other cannot start (exitCode
+//     -1), as the daemon reports it. ExecRuns lists what ran.
 //
 // Faults (Inject) add statuses (429 with Daytona's per-throttler headers),
 // dropped connections before or after the state change, and latency to

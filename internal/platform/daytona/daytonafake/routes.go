@@ -34,6 +34,8 @@ var handlers = map[string]func(*Server, *call) reply{
 	"POST /sandbox/{sandboxIdOrName}/public/{isPublic}":      (*Server).setPublic,
 	"POST /sandbox/{sandboxId}/last-activity":                (*Server).touchActivity,
 
+	routeExecute: (*Server).execute,
+
 	"POST /volumes":               (*Server).createVolume,
 	"GET /volumes":                (*Server).listVolumes,
 	"GET /volumes/{volumeId}":     (*Server).getVolume,

@@ -28,6 +28,9 @@ func TestRejectsMalformedRequests(t *testing.T) {
 		{"interval not a number", "POST", "/sandbox/x/autostop/soon", nil, http.StatusBadRequest, "interval"},
 		{"labels body missing", "PUT", "/sandbox/x/labels", `{}`, http.StatusBadRequest, "labels"},
 		{"no such route", "GET", "/sandbox/x/nothing", nil, http.StatusNotFound, "/sandbox/x/nothing"},
+		{"execute without command", "POST", "/_fake/toolbox/x/process/execute", `{"cwd":"/"}`, http.StatusBadRequest, "command"},
+		{"execute with a string timeout", "POST", "/_fake/toolbox/x/process/execute", `{"command":"true","timeout":"5"}`, http.StatusBadRequest, "timeout"},
+		{"the deprecated execute route", "POST", "/toolbox/x/toolbox/process/execute", `{"command":"true"}`, http.StatusNotImplemented, "deprecated"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

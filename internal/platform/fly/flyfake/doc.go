@@ -90,13 +90,20 @@
 //   - Faults (Inject): a status instead of handling, a status after
 //     handling (408 on a create whose machine exists), dropped connections
 //     before or after handling, latency; Requests counts per route.
+//   - Exec (exec.go): POST .../exec with the spec's MachineExecRequest
+//     (command argv, timeout seconds), answered with fly-go's
+//     MachineExecResponse {exit_code, stdout, stderr} once the command
+//     ended; only in a started machine (else 412, the fake's choice). The
+//     fake runs no real program: a documented handful (echo, printenv of
+//     the machine's env, pwd, true, false, seq, sleep, sh -c with exit and
+//     echo); any other exits 127. ExecRuns lists what ran.
 //
 // Out-of-band changes: CreateApp, SuspendOutOfBand, StopOutOfBand,
 // LoseSuspendSnapshot, DestroyMachineOutOfBand, DestroyVolumeOutOfBand.
 // Views: Machine, Machines, Volume, Volumes, Snapshots, Apps,
-// MachineCreates, RateLimited.
+// MachineCreates, RateLimited, ExecRuns.
 //
-// Not modelled: leases and nonces, cordon, restart, signal, exec, ps,
+// Not modelled: leases and nonces, cordon, restart, signal, ps,
 // versions and events endpoints, volume forks
 // (source_volume_id answers 501), require_unique_zone, capacity errors,
 // services and checks.

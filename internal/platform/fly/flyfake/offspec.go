@@ -27,6 +27,9 @@ import (
 //     suspended). Its query is checked against fly-go's waitQuerystring
 //     (flaps/flaps_machines_wait.go): state repeated, timeout an integer,
 //     version; instance_id as the spec has it.
+//   - RouteExec (exec.go): the spec has it, and its request is validated
+//     against the spec's MachineExecRequest; its answer is fly-go's
+//     MachineExecResponse, which the spec writes as a string.
 const (
 	RouteSuspend       = "POST /apps/{app_name}/machines/{machine_id}/suspend"
 	RouteUpdateVolume  = "PUT /apps/{app_name}/volumes/{volume_id}"
@@ -47,6 +50,8 @@ func offSpecRoute(r *http.Request) (string, map[string]string, bool) {
 		return RouteSuspend, map[string]string{"app_name": parts[1], "machine_id": parts[3]}, true
 	case r.Method == http.MethodPut && len(parts) == 4 && parts[2] == "volumes":
 		return RouteUpdateVolume, map[string]string{"app_name": parts[1], "volume_id": parts[3]}, true
+	case r.Method == http.MethodPost && len(parts) == 5 && parts[2] == "machines" && parts[4] == "exec":
+		return RouteExec, map[string]string{"app_name": parts[1], "machine_id": parts[3]}, true
 	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "machines" && parts[4] == "wait" && slices.Contains(r.URL.Query()["state"], StateSuspended):
 		return RouteWaitSuspended, map[string]string{"app_name": parts[1], "machine_id": parts[3]}, true
 	}
@@ -57,7 +62,11 @@ func offSpecRoute(r *http.Request) (string, map[string]string, bool) {
 // counts, faults and error body, with the hand-written checks.
 func (s *Server) serveOffSpec(w http.ResponseWriter, r *http.Request, route string, params map[string]string, body []byte) {
 	s.api.Count(route)
-	if problems := checkOffSpec(route, r, body); len(problems) > 0 {
+	problems := checkOffSpec(route, r, body)
+	if route == RouteExec {
+		problems = s.checkExecRequest(r, body)
+	}
+	if len(problems) > 0 {
 		msg := strings.Join(problems, "; ")
 		s.api.Violation("%s %s: request does not match fly-go's shape: %s", r.Method, r.URL.RequestURI(), msg)
 		s.api.WriteRaw(w, r, errorReply(http.StatusBadRequest, "request does not match the API: %s", msg).wire())
@@ -80,6 +89,7 @@ var offSpecHandlers = map[string]func(*Server, *call) reply{
 	RouteSuspend:       (*Server).suspendMachine,
 	RouteUpdateVolume:  (*Server).updateVolume,
 	RouteWaitSuspended: nil, // run sends wait routes to waitMachine
+	RouteExec:          nil, // run sends it to execMachine
 }
 
 // checkOffSpec holds a request to the hand-written shape of its route.

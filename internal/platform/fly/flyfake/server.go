@@ -82,6 +82,7 @@ type Server struct {
 	snaps    map[string]*snapshot
 	after    map[string][]*afterFault // faults answered after handling
 	creates  int                      // machines created by POST .../machines
+	execRuns []ExecRun                // commands run by POST .../exec
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once when
@@ -290,6 +291,10 @@ func (s *Server) run(route string, h func(*Server, *call) reply, c *call) reply 
 	if route == routeWait || route == RouteWaitSuspended {
 		// wait blocks; it takes the lock itself.
 		return s.waitMachine(c)
+	}
+	if route == RouteExec {
+		// exec may sleep; it takes the lock itself.
+		return s.execMachine(c)
 	}
 	s.mu.Lock()
 	s.advanceClock(c.now)

@@ -17,6 +17,8 @@ func TestRejectsMalformedRequests(t *testing.T) {
 		{"env value is a number", "POST", machines, []byte(`{"config":{"image":"a","env":{"A":1}}}`), "/config"},
 		{"apps list without org_slug", "GET", "/v1/apps", nil, "org_slug"},
 		{"wait for an unknown state", "GET", machines + "/m1/wait?state=sleeping", nil, "state"},
+		{"exec with a string timeout", "POST", machines + "/m1/exec", []byte(`{"command":["true"],"timeout":"5"}`), "timeout"},
+		{"exec with a command that is not argv", "POST", machines + "/m1/exec", []byte(`{"command":"true"}`), "command"},
 		{"PUT update with a string retention (fly-go shape)", "PUT", volumes + "/vol_x", []byte(`{"snapshot_retention":"5"}`), "snapshot_retention"},
 	}
 	for _, tc := range cases {

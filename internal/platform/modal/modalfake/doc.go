@@ -52,6 +52,14 @@
 //     V2, SandboxSnapshot + SandboxSnapshotWait for V1; needs
 //     enable_snapshot; terminates the sandbox; expires 7 days after creation),
 //     SandboxSnapshotGet, SandboxRestore / SandboxRestoreV2.
+//   - Exec (exec.go): router TaskExecStart (idempotent on exec_id; env
+//     and secrets added to the box's environment; workdir; timeout_secs
+//     kills with SIGKILL), TaskExecStdioRead (from an offset, ending when
+//     the command has ended), TaskExecWait (exit code or signal); a
+//     finished box's task is refused and a box that finishes kills its
+//     commands. The fake runs no programs: exec.go lists the few it knows
+//     (echo, printenv, pwd, true, false, sleep, a tiny sh -c); any other is
+//     missing (exit 127).
 //   - Volumes: VolumeGetOrCreate (UNSPECIFIED looks up, CREATE_IF_MISSING
 //     creates a V2 volume or adopts the existing one), VolumeDelete.
 //   - Faults, per method of either service (faults.go): Throttle
@@ -69,7 +77,7 @@
 // every protocol violation seen (missing client headers or idempotency key,
 // a router JWT for another task).
 //
-// Not modelled: exec, stdio, logs, tunnels, filesystem API, directory
+// Not modelled: exec stdin and polling, the sandbox's own stdio, logs, tunnels, filesystem API, directory
 // snapshots, mounting images, GPUs, cloud bucket mounts, named secrets,
 // published images, functions, queues, dicts, environments other than the
 // default.

@@ -36,6 +36,17 @@ type sandbox struct {
 	finished                         bool
 	result                           *pb.GenericResult
 	restoredFrom                     string
+	runningExecs                     int       // commands running (exec.go)
+	lastActive                       time.Time // the last command's end
+}
+
+// idleSince is when the sandbox last had activity: its start, or the end of
+// its last command.
+func (sb *sandbox) idleSince() time.Time {
+	if sb.lastActive.After(sb.startedAt) {
+		return sb.lastActive
+	}
+	return sb.startedAt
 }
 
 // exitCode is what the SDK turns a result into (getReturnCode): 124 for a
@@ -58,6 +69,7 @@ func (w *Workspace) finish(sb *sandbox, st pb.GenericResult_GenericStatus, excep
 	sb.finished = true
 	sb.finishedAt = w.now
 	sb.result = pb.GenericResult_builder{Status: st, Exception: exception}.Build()
+	w.killExecs(sb)
 }
 
 // validateDefinition checks a sandbox definition as Modal's server does and

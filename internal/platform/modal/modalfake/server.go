@@ -281,6 +281,9 @@ func (s *Server) routerStream(srv any, ss grpc.ServerStream, info *grpc.StreamSe
 	if err != nil {
 		return err
 	}
+	// A stream's request arrives inside the handler, which checks its task
+	// against the one the JWT grants.
+	ss = &wsStream{ServerStream: ss, ctx: context.WithValue(ss.Context(), taskKey{}, g.taskID)}
 	return s.dispatchStream(g.ws, method, srv, ss, handler)
 }
 

@@ -26,7 +26,9 @@ var implemented = map[string][]string{
 		"SandboxTerminate", "SandboxTerminateV2", "SandboxWait", "SandboxWaitV2",
 		"SecretGetOrCreate", "TaskGetCommandRouterAccess", "VolumeDelete", "VolumeGetOrCreate",
 	},
-	"modal.task_command_router.TaskCommandRouter": {"TaskSnapshotFilesystem", "TaskSnapshotMemory"},
+	"modal.task_command_router.TaskCommandRouter": {
+		"TaskExecStart", "TaskExecStdioRead", "TaskExecWait", "TaskSnapshotFilesystem", "TaskSnapshotMemory",
+	},
 }
 
 // usedFields are the fields the fake reads or writes, by message.
@@ -101,6 +103,12 @@ var usedFields = map[string][]string{
 	"modal.client.VolumeMetadata":                        {"version", "name", "creation_info"},
 	"modal.client.VolumeMount":                           {"volume_id", "mount_path", "read_only", "sub_path"},
 
+	"modal.task_command_router.TaskExecStartRequest": {"task_id", "exec_id", "command_args", "stdout_config", "stderr_config",
+		"timeout_secs", "workdir", "secret_ids", "pty_info", "runtime_debug", "container_id", "env", "secret_sources"},
+	"modal.task_command_router.TaskExecStdioReadRequest":       {"task_id", "exec_id", "offset", "file_descriptor"},
+	"modal.task_command_router.TaskExecStdioReadResponse":      {"data"},
+	"modal.task_command_router.TaskExecWaitRequest":            {"task_id", "exec_id"},
+	"modal.task_command_router.TaskExecWaitResponse":           {"code", "signal"},
 	"modal.task_command_router.TaskSnapshotFilesystemRequest":  {"task_id", "snapshot_id", "ttl_seconds", "container_id", "customer_supplied_encryption_key"},
 	"modal.task_command_router.TaskSnapshotFilesystemResponse": {"image_id"},
 	"modal.task_command_router.TaskSnapshotMemoryRequest":      {"task_id", "idempotency_key"},
@@ -118,6 +126,8 @@ var sdkOnly = map[string]bool{
 	"modal.client.SecretSource.env":                      true,
 	// FromName(IncludeTerminated) sends it.
 	"modal.client.SandboxGetFromNameRequest.include_terminated": true,
+	// Execs send env vars and secrets as ordered sources.
+	"modal.task_command_router.TaskExecStartRequest.secret_sources": true,
 	// Snapshots of sidecar containers.
 	"modal.task_command_router.TaskSnapshotFilesystemRequest.container_id": true,
 }

@@ -161,3 +161,45 @@ func (w *Workspace) MemorySnapshot(id string) (MemorySnapshotView, bool) {
 	}
 	return MemorySnapshotView{ID: sn.id, SandboxID: sn.sandboxID, CreatedAt: sn.createdAt, V2: sn.v2}, true
 }
+
+// ExecView is a command exec'd in a sandbox (exec.go).
+type ExecView struct {
+	SandboxID, ExecID string
+	Command           []string
+	// Env is what the exec added to the sandbox's environment (secret_ids,
+	// env, secret_sources), not the sandbox's own.
+	Env         map[string]string
+	Workdir     string // as sent; "" for none
+	TimeoutSecs uint32 // 0: none
+	Done        bool
+	// ExitCode is what the SDK reports: the code, or 128+signal.
+	ExitCode int
+	Signal   int // > 0: killed by it
+	Stdout   []byte
+	Stderr   []byte
+}
+
+// Execs are the commands exec'd in a sandbox, oldest first.
+func (w *Workspace) Execs(sandboxID string) []ExecView {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	var out []ExecView
+	for _, p := range w.execOrder {
+		if p.sandboxID != sandboxID {
+			continue
+		}
+		v := ExecView{
+			SandboxID: p.sandboxID, ExecID: p.id, Command: append([]string(nil), p.argv...),
+			Env: maps.Clone(p.env), Workdir: p.workdir, TimeoutSecs: p.timeoutSecs, Done: p.done,
+			Stdout: append([]byte(nil), p.stdout...), Stderr: append([]byte(nil), p.stderr...),
+		}
+		if p.done {
+			v.ExitCode, v.Signal = int(p.code), int(p.signal)
+			if p.signal > 0 {
+				v.ExitCode = 128 + int(p.signal)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}

@@ -41,6 +41,8 @@ type Workspace struct {
 	memSnaps  map[string]*memSnap
 	fsSnapIDs map[string]string // TaskSnapshotFilesystem snapshot_id → image id
 	memKeys   map[string]string // TaskSnapshotMemory idempotency_key → snapshot id
+	execs     map[string]*proc  // task id + "\x00" + exec id → command (exec.go)
+	execOrder []*proc           // every command, oldest first
 }
 
 type throttle struct {
@@ -79,6 +81,7 @@ func newWorkspace(s *Server, t testing.TB) *Workspace {
 		memSnaps:    map[string]*memSnap{},
 		fsSnapIDs:   map[string]string{},
 		memKeys:     map[string]string{},
+		execs:       map[string]*proc{},
 	}
 }
 
@@ -97,8 +100,10 @@ func (w *Workspace) Now() time.Time {
 
 // Advance moves the workspace's clock by d and lets everything due happen:
 // sandboxes past their timeout or idle timeout finish, filesystem-snapshot
-// images past their ttl and memory snapshots 7 days old disappear. The fake
-// models no activity inside a sandbox, so idle time counts from its start.
+// images past their ttl and memory snapshots 7 days old disappear. The only
+// activity inside a sandbox the fake models is an exec: idle time counts
+// from the sandbox's start or its last command's end, and not while a
+// command runs.
 func (w *Workspace) Advance(d time.Duration) {
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
@@ -194,7 +199,7 @@ func (w *Workspace) expire() {
 		switch {
 		case !w.now.Before(sb.startedAt.Add(time.Duration(sb.timeoutSecs) * time.Second)):
 			w.finish(sb, pb.GenericResult_GENERIC_STATUS_TIMEOUT, "Sandbox timed out")
-		case sb.idleTimeoutSecs > 0 && !w.now.Before(sb.startedAt.Add(time.Duration(sb.idleTimeoutSecs)*time.Second)):
+		case sb.idleTimeoutSecs > 0 && sb.runningExecs == 0 && !w.now.Before(sb.idleSince().Add(time.Duration(sb.idleTimeoutSecs)*time.Second)):
 			w.finish(sb, pb.GenericResult_GENERIC_STATUS_IDLE_TIMEOUT, "Sandbox idle timeout")
 		}
 	}
