@@ -73,7 +73,7 @@ func (a *sandboxExecAction) Schema(_ context.Context, _ action.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Runs a command in a running sandbox when invoked: with `terraform apply " +
 			"-invoke=action.sbx_sandbox_exec.<name>`, or from a resource's `lifecycle { action_trigger { ... } }` (for " +
-			"example after a box is created, to seed it). Terraform 1.14 or later; OpenTofu has no actions. Platforms " +
+			"example after a box is created, to seed it). Terraform 1.14 or later; OpenTofu has no actions. It runs on platforms " +
 			"that run commands" + platformsAside(defs, runs) + "; elsewhere the plan of an invocation fails, saying why.\n\n" +
 			"The command runs once per invocation, without a shell, and is not undone by anything: make it safe to run " +
 			"twice. The apply fails when it exits with a code not in `success_exit_codes`, or does not end within " +
