@@ -138,7 +138,7 @@ func TestAccSandboxesDataSource(t *testing.T) {
 		}
 	}
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
@@ -200,7 +200,7 @@ func (c sandboxesAccOnlyCheckRead) CheckPlan(_ context.Context, req plancheck.Ch
 // errors naming the attribute, the value and what is allowed.
 func TestAccSandboxesDataSourceValidation(t *testing.T) {
 	acctest.RequireDocker(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		Steps: []resource.TestStep{

@@ -32,7 +32,7 @@ func snapshotDataSourceTestPlatform() *dataSourceFakePlatform {
 func TestSnapshotDataSource_fake(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	fake := snapshotDataSourceTestPlatform()
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase.Add(10*time.Hour)),
 		Steps: []resource.TestStep{
 			{
@@ -133,7 +133,7 @@ func TestSnapshotDataSource_fakeClockExpiry(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	at := snapshotDataSourceTestBase.Add(200 * time.Hour)
 	fake := snapshotDataSourceTestPlatform()
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, at),
 		Steps: []resource.TestStep{
 			{
@@ -174,7 +174,7 @@ func snapshotDataSourceUntimedPlatform() *dataSourceFakePlatform {
 func TestSnapshotDataSource_sourceNotListed(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	fake := snapshotDataSourceUntimedPlatform()
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
 		Steps: []resource.TestStep{
 			{
@@ -195,7 +195,7 @@ func TestSnapshotDataSource_noNames(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	fake := snapshotDataSourceUntimedPlatform()
 	fake.caps.SnapshotNames = false
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
 		Steps: []resource.TestStep{
 			{
@@ -216,7 +216,7 @@ func TestSnapshotDataSource_noNames(t *testing.T) {
 func TestSnapshotDataSource_noCreationTime(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
 	fake := snapshotDataSourceUntimedPlatform()
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, snapshotDataSourceTestBase),
 		Steps: []resource.TestStep{
 			{

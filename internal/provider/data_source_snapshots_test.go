@@ -12,7 +12,7 @@ import (
 
 func TestSnapshotsDataSource_fake(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceTestPlatform(), snapshotDataSourceTestBase.Add(10*time.Hour)),
 		Steps: []resource.TestStep{
 			{
@@ -73,7 +73,7 @@ data "sbx_snapshots" "none" { name = "nothing-has-this-name" }
 // documented behaviour), and sizes are null rather than 0.
 func TestSnapshotsDataSource_noCreationTime(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(snapshotDataSourceUntimedPlatform(), snapshotDataSourceTestBase),
 		Steps: []resource.TestStep{
 			{

@@ -19,7 +19,7 @@ func TestTemplateDataSource_fake(t *testing.T) {
 			Labels: map[string]string{"team": "ml", platform.LabelKind: "template"}},
 		{ID: "tpl-2", Name: "agent-gpu", BuildID: "build-1", Status: "building"},
 	}}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(fake, time.Time{}),
 		Steps: []resource.TestStep{
 			{

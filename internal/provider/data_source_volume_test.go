@@ -34,7 +34,7 @@ func volumeDataSourceTestPlatform() *dataSourceFakePlatform {
 
 func TestVolumeDataSource_fake(t *testing.T) {
 	acctest.RequireTerraform(t) // the terraform CLI against an in-process fake platform; no Docker
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(volumeDataSourceTestPlatform(), time.Time{}),
 		Steps: []resource.TestStep{
 			{
@@ -117,7 +117,7 @@ resource "sbx_volume" "adopted" {
   labels = { owner = "ops" }
 }
 `, name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {

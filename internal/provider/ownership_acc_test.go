@@ -46,7 +46,7 @@ func TestAccOwnership_volumeOfAnotherState(t *testing.T) {
 		t.Fatalf("volume %s carries no create token", name)
 	}
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -81,7 +81,7 @@ resource "sbx_sandbox" "named" {
 `, name))
 	boxID := first.Attr("sbx_sandbox.named", "id")
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -111,7 +111,7 @@ resource "sbx_sandbox" "named" {
 func TestAccOwnership_duplicateNamesInOneConfiguration(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := ownershipAccName("dup")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -170,7 +170,7 @@ func TestAccOwnership_replacementIsNotADuplicate(t *testing.T) {
 	cfg := func(label string) string {
 		return sandboxAccConfig(t, name, "running", fmt.Sprintf("  env = { MARK = %q }\n", label))
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -197,7 +197,7 @@ func TestAccOwnership_createBeforeDestroyNamedBoxOnDocker(t *testing.T) {
 		return sandboxAccConfig(t, name, "running", fmt.Sprintf("  env = { MARK = %q }\n  lifecycle {\n    create_before_destroy = true\n  }\n", label))
 	}
 	var oldID string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

@@ -38,7 +38,7 @@ func testAccPreCheck(t *testing.T) {
 // Docker requests are not retried, so max_retries is refused there.
 func TestAccProvider_maxRetriesOnDocker(t *testing.T) {
 	acctest.RequireDocker(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

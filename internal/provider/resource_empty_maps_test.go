@@ -95,7 +95,7 @@ func TestAccEmptyMaps_sameAsLeftOut(t *testing.T) {
 	inPlace := func(addr string) plancheck.PlanCheck {
 		return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy: resource.ComposeTestCheckFunc(

@@ -165,7 +165,7 @@ resource "sbx_volume" "other" {
 			ExpectError: regexp.MustCompile(`Cannot import volume ` + regexp.QuoteMeta(name) + `-nothing`),
 		},
 	)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},

@@ -96,7 +96,7 @@ func TestAccSandbox_commandExitsAtOnce(t *testing.T) {
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-exits")
 	config := sandboxReadyAccTemplateHCL(t, name, `  start_cmd = "/agent cat /nonexistent"`) + sandboxReadyAccBox(name, "")
 	tainted := sandboxReadyAccTainted{t: t, status: "stopped", platformStatus: "exited", exitCode: 1}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
@@ -135,7 +135,7 @@ func TestAccSandbox_readyCmdNeverPasses(t *testing.T) {
     create = %q
   }`, createTimeout))
 	var start time.Time
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
@@ -198,7 +198,7 @@ func TestAccSandbox_restartExitsAgain(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-restart")
 	config := sandboxAccConfig(t, name, "running", "")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),

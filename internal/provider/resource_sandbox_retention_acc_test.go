@@ -78,7 +78,7 @@ provider "sbx" {
 	at := func(d time.Duration) string { return t0.Add(d).Format(time.RFC3339) }
 	var firstID string
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: retentionAccFactories(clock),
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
@@ -168,7 +168,7 @@ provider "sbx" {
 	oneHour := provider + sandboxAccConfig(t, name, "running", `  timeout = "1h"`)
 	twoHours := provider + sandboxAccConfig(t, name, "running", "  timeout    = \"2h\"\n  on_timeout = \"stop\"")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: retentionAccFactories(clock),
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
@@ -256,7 +256,7 @@ resource "sbx_snapshot" "s" {
 		}
 		return nil
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: retentionAccFactories(clock),
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),

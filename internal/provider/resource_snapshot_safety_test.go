@@ -91,7 +91,7 @@ resource "sbx_sandbox" "restored" {
 			snapshotTestRestoredHas(cli, "/work/kept.txt", "before"),
 		)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             snapshotTestCheckDestroy(cli, name),
@@ -218,7 +218,7 @@ resource "sbx_snapshot" "y" {
 		xOnRecreate = plancheck.ResourceActionDestroyBeforeCreate
 		xOnRecreateCheck = resource.ComposeAggregateTestCheckFunc(replaced("sbx_snapshot.x", &xID), xOnRecreateCheck)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             snapshotTestCheckDestroy(cli, name),
@@ -315,7 +315,7 @@ resource "sbx_snapshot" "child" {
   labels     = { test = %[1]q }
 }
 `, name, secret)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             snapshotTestCheckDestroy(cli, name),
@@ -424,7 +424,7 @@ resource "sbx_snapshot" "x" {
 			return rs.Primary.Attributes[key], nil
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             snapshotTestCheckDestroy(cli, name),
@@ -504,7 +504,7 @@ resource "sbx_sandbox" "restored" {
   labels           = { test = %[1]q }
 }
 `, name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: resource.ComposeTestCheckFunc(

@@ -55,7 +55,7 @@ func TestAccTemplate_fromTemplate(t *testing.T) {
 	config := func(base string) string {
 		return templateTestFromTemplateConfig(prefix, dirA, dirB, dirDerived, base)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(

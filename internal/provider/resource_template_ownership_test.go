@@ -31,7 +31,7 @@ func TestAccTemplate_nameTakenByHandMadeImage(t *testing.T) {
 	userImage := templateOwnTestImage(t, cli, id)
 	dir := templateTestContext(t)
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -62,7 +62,7 @@ func TestAccTemplate_nameTakenByAnotherState(t *testing.T) {
 	build := first.Attr(templateTestAddr, "build_id")
 
 	templateTestWrite(t, dir, "version.txt", "the second state's")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -94,7 +94,7 @@ func TestAccTemplate_rebuildKeepsImageItDidNotBuild(t *testing.T) {
 	dir := templateTestContext(t)
 	var firstBuild, userImage string
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		// The first build, whose tag the user took, is all that may remain:
@@ -155,7 +155,7 @@ import {
 }
 `, src)
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -214,7 +214,7 @@ resource "sbx_template" "test" {
 		return nil
 	}
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -304,7 +304,7 @@ resource "sbx_template" "imported" {
 			ExpectError:       sbxacctest.ErrorPattern(want),
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             snapshotTestCheckDestroy(cli, name),
@@ -349,7 +349,7 @@ func TestAccTemplate_failedBuildLeavesNoImages(t *testing.T) {
 	setDockerfile("RUN [\"/nonexistent\"]\n")
 	failed := regexp.MustCompile(`failed at Step 3/\d+ : RUN \["/nonexistent"\]`)
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -395,7 +395,7 @@ func TestAccTemplate_recreatedKeepsItsID(t *testing.T) {
 	config := sandboxAccConfig(t, name, "running", "")
 	var boxID, firstBuild string
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -41,7 +41,7 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 	dir := templateTestContext(t)
 	var firstBuild string
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             templateTestCheckDestroy(cli, name),
@@ -135,7 +135,7 @@ resource "sbx_template" "test" {
   ready_cmd = "/agent ready"
 }
 `, name, src)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             templateTestCheckDestroy(cli, name),
@@ -176,7 +176,7 @@ resource "sbx_template" "test" {
   image = %q
 }
 `, name, src)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             templateTestCheckDestroy(cli, name),
@@ -202,7 +202,7 @@ func TestAccTemplate_disappears(t *testing.T) {
 	dir := templateTestContext(t)
 	config := templateTestConfigBuild(name, dir, "")
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             templateTestCheckDestroy(cli, name),
@@ -232,7 +232,7 @@ func TestAccTemplate_failingBuild(t *testing.T) {
 	dir := templateTestContext(t)
 	templateTestWrite(t, dir, "Dockerfile", sbxacctest.AgentDockerfile+"RUN [\"/nonexistent\"]\n")
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             templateTestCheckDestroy(cli, name),
@@ -283,7 +283,7 @@ func TestAccTemplate_validation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{

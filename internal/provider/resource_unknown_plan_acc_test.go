@@ -98,7 +98,7 @@ func TestAccUnknownPlan_everythingFromTheSameApply(t *testing.T) {
 			},
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy: resource.ComposeTestCheckFunc(

@@ -130,7 +130,7 @@ func TestUnreportedImportTakesConfiguration(t *testing.T) {
 				Status: platform.StateRunning, PlatformStatus: "running", Labels: map[string]string{}}}
 			tpls := &unreportedImportTemplates{ids: map[string]bool{"im-old": true}}
 			plat := &unreportedImportPlat{boxes: boxes, tpls: tpls}
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: dataSourceFakeFactories(plat, time.Time{}),
 				Steps: []resource.TestStep{
 					{
@@ -172,7 +172,7 @@ func TestUnreportedImportNothingToTake(t *testing.T) {
 	boxes := &sandboxFakeBoxes{box: &platform.Sandbox{ID: "box1", Name: "box", TemplateID: "tpl",
 		Status: platform.StateRunning, PlatformStatus: "running", Labels: map[string]string{}}}
 	plat := &unreportedImportPlat{boxes: boxes, tpls: &unreportedImportTemplates{ids: map[string]bool{}}}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dataSourceFakeFactories(plat, time.Time{}),
 		Steps: []resource.TestStep{{
 			Config: "import {\n  to = sbx_sandbox.s\n  id = \"box1\"\n}\n" +

@@ -135,7 +135,7 @@ func TestAccVolume_labels(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             volumeAccCheckDestroy(t, name),
@@ -193,7 +193,7 @@ func TestAccVolume_importUnmanaged(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = %q\n}\n", name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             volumeAccCheckDestroy(t, name),
@@ -247,7 +247,7 @@ resource "sbx_volume" "test" {
   name = %[1]q
 }
 `, name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             volumeAccCheckDestroy(t, name),
@@ -274,7 +274,7 @@ func TestAccVolume_importBlockKind(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = %q\n  labels = { team = \"a\" }\n}\n", name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             volumeAccCheckDestroy(t, name),
@@ -301,7 +301,7 @@ func TestAccVolume_disappears(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-volume")
 	config := fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = %q\n}\n", name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             volumeAccCheckDestroy(t, name),
@@ -333,7 +333,7 @@ func TestAccVolume_validation(t *testing.T) {
 	vol := func(body string) string {
 		return fmt.Sprintf("resource \"sbx_volume\" \"test\" {\n  name = \"tf-acc-volume-never-made\"\n%s\n}\n", body)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		Steps: []resource.TestStep{
@@ -364,7 +364,7 @@ resource "sbx_sandbox" "test" {
 }
 `, name)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             resource.ComposeTestCheckFunc(volumeAccCheckDestroy(t, name), sandboxAccCheckDestroy(t, name)),

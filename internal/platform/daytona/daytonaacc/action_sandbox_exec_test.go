@@ -82,7 +82,7 @@ func TestAccDaytonaSandboxExecAction(t *testing.T) {
 	echo := dtnExecRun{argv: []string{"echo", "it's", `"quoted" words`, "$GREETING"}, cwd: "/srv"}
 	failing := dtnExecRun{argv: []string{"/bin/sh", "-c", "echo it broke >&2; exit 4"}, cwd: "/home/daytona"}
 	echoHCL := `["echo", "it's", "\"quoted\" words", "$GREETING"]`
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             dtnFakeHoldsNothing(fake),

@@ -74,7 +74,7 @@ func TestAccDaytonaSandboxSnapshotAction(t *testing.T) {
 	acctest.RequireTerraform(t)
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
 	fake, providerConfig := dtnAccFake(t, daytonafake.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             dtnFakeHoldsNothing(fake, "actbox-pre-v2"),

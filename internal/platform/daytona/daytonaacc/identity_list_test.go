@@ -135,7 +135,7 @@ resource "sbx_volume" "other" {
 			ExpectError: regexp.MustCompile(`(?s)names platform "e2b".*configuration uses\s+"daytona"`),
 		},
 	)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
@@ -156,7 +156,7 @@ func TestAccDaytonaList(t *testing.T) {
 	byID := func(addr string) queryfilter.QueryFilter {
 		return queryfilter.ByResourceIdentity(dtnIdentityOf(ids, addr))
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             dtnFakeHoldsNothing(fake),

@@ -63,7 +63,7 @@ func TestAccDaytonaCreateRateLimitStorm(t *testing.T) {
 	}
 	const storm = 5
 	fake.Inject("POST /sandbox", daytonafake.Fault{Status: 429, RetryAfter: 3, Throttler: daytonafake.ThrottlerSandboxCreate, Times: storm})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Hooks: hooks}),
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{{
@@ -109,7 +109,7 @@ resource "sbx_sandbox" "s" {
   template_id = sbx_template.t.id
 }
 `
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: dtnClockHooks(clock)}),
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{{
@@ -135,7 +135,7 @@ func dtnLostCreate(t *testing.T, name string, drop daytonafake.Fault) *daytonafa
 	t.Helper()
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
 	config := dtnOneBox(cfg, name)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{
@@ -223,7 +223,7 @@ resource "sbx_template" "agent" {
 `, dtnAccKey, fake.URL(), filepath.Join(acctest.ExampleDir(t, "daytona"), "agent")))
 	// The configuration has its own provider block: plugin-testing takes
 	// the factories on the step then.
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		CheckDestroy: dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{{
 			ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: acctest.NoWaitHooks()}),

@@ -85,7 +85,7 @@ func dtnOOBSteps(fake *daytonafake.Server, config, status, fakeState string, act
 func TestAccDaytonaSandboxOutOfBandStop(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: dtnOOBSteps(fake, dtnOOBConfig(cfg, "oob-stop"), "stopped", "stopped", func(id string) {
@@ -100,7 +100,7 @@ func TestAccDaytonaSandboxOutOfBandStop(t *testing.T) {
 func TestAccDaytonaSandboxOutOfBandArchive(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: dtnOOBSteps(fake, dtnOOBConfig(cfg, "oob-archive"), "archived", "archived", func(id string) {
@@ -121,7 +121,7 @@ func TestAccDaytonaSandboxAutoArchivedStartsInPlace(t *testing.T) {
 	hooks := acctest.NoWaitHooks()
 	var id string
 	config := dtnOOBConfig(cfg, "auto-archive")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: hooks}),
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{

@@ -47,7 +47,7 @@ func dtnBoxRegion(fake *daytonafake.Server, addr, region string) resource.TestCh
 func TestAccDaytonaSandboxRegion(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Regions: []string{"us", "eu"}})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{

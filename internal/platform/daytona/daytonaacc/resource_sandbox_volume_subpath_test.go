@@ -62,7 +62,7 @@ func TestAccDaytonaSandboxVolumeSubpath(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{

@@ -94,7 +94,7 @@ func TestAccDaytonaSnapshotFilesystemRestore(t *testing.T) {
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
 	base := cfg + dtnTemplateHCL("snap-fs-tpl") + dtnSourceBox("sbx_template.t.id")
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{
@@ -158,7 +158,7 @@ func TestAccDaytonaSnapshotMemoryWindowsRestore(t *testing.T) {
 	})
 	base := cfg + dtnSourceBox(fmt.Sprintf("%q", windowsID))
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake, windowsID),
 		Steps: []resource.TestStep{
@@ -209,7 +209,7 @@ func TestAccDaytonaSnapshotMemoryContainerRefused(t *testing.T) {
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
 	base := cfg + dtnTemplateHCL("snap-mem-tpl") + dtnSourceBox("sbx_template.t.id")
 	before := 0
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{
@@ -258,7 +258,7 @@ func TestAccDaytonaSnapshotWindowsFilesystemOfRunningBox(t *testing.T) {
 	})
 	base := cfg + dtnSourceBox(fmt.Sprintf("%q", windowsID))
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake, windowsID),
 		Steps: []resource.TestStep{
@@ -298,7 +298,7 @@ func TestAccDaytonaSnapshotMemoryContainerRefusedAtApply(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := dtnAccFake(t, daytonafake.Options{})
 	base := cfg + dtnTemplateHCL("snap-mem-new-tpl") + dtnSourceBox("sbx_template.t.id")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{

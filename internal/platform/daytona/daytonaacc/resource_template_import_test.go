@@ -37,7 +37,7 @@ removed {
 	idOf := func(id *string) resource.ImportStateIdFunc {
 		return func(*terraform.State) (string, error) { return *id, nil }
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnAccFactories,
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: []resource.TestStep{

@@ -115,7 +115,7 @@ func TestAccDaytonaTemplateInactiveActivated(t *testing.T) {
 	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	var deactivatedAt time.Time
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: dtnClockHooks(clock)}),
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: dtnInactiveSteps(fake, clock, cfg+dtnTemplateHCL("inactive-tpl"), func(id string) {
@@ -140,7 +140,7 @@ func TestAccDaytonaTemplateDeactivatedAfter14Days(t *testing.T) {
 	acctest.RequireTerraform(t)
 	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Clock: clock})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: dtnClockHooks(clock)}),
 		CheckDestroy:             dtnFakeHoldsNothing(fake),
 		Steps: dtnInactiveSteps(fake, clock, cfg+dtnTemplateHCL("unused-tpl"), func(string) {

@@ -68,7 +68,7 @@ func TestAccConformanceE2BCapabilityRefusals(t *testing.T) {
 	for i := range steps {
 		steps[i].PlanOnly = true
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps:                    steps,
 	})

@@ -67,7 +67,7 @@ data "sbx_sandboxes" "running" {
 			resource.TestCheckResourceAttr(ds, "sandboxes.1.status", "paused"),
 		)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{

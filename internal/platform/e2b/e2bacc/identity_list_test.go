@@ -176,7 +176,7 @@ resource "sbx_volume" "other" {
 			ExpectError: regexp.MustCompile(`(?s)names platform "docker".*configuration uses\s+"e2b"`),
 		},
 	)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps:                    steps,
@@ -192,7 +192,7 @@ func TestAccE2BList(t *testing.T) {
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no list resources (list blocks, a query command): Terraform ≥ 1.14 only")
 	_, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	ids := map[string]string{}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{

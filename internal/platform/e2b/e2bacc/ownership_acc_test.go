@@ -42,7 +42,7 @@ func TestAccOwnershipE2B_createBeforeDestroyNamedBox(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var oldID string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{{
 			Config: ownershipE2BBox(cfg, "one"),
@@ -96,7 +96,7 @@ resource "sbx_template" "t" {
 	first := acctest.NewOtherState(t, provider.New("test"))
 	first.Apply(hcl)
 	id := first.Attr("sbx_template.t", "id")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{{
 			Config:      hcl,
@@ -122,7 +122,7 @@ resource "sbx_template" "t" {
 func TestAccOwnershipE2B_duplicateSnapshotNames(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{{
 			Config: cfg + `

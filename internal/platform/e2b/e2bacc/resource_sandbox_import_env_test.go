@@ -108,7 +108,7 @@ import {
 `
 	var id, replacedID string
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
@@ -182,7 +182,7 @@ removed {
 `
 	var id string
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{

@@ -90,7 +90,7 @@ func TestAccSandboxE2BNetwork(t *testing.T) {
 	}
 	var id string
 	all := "0.0.0.0/0"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{

@@ -97,7 +97,7 @@ func TestAccSandboxE2BOnTimeoutReplaces(t *testing.T) {
 			PostApplyPostRefresh: empty,
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{

@@ -74,7 +74,7 @@ func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{Clock: clock})
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories(provider.Options{Clock: clock}),
 		Steps: []resource.TestStep{
 			{

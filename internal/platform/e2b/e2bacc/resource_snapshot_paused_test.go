@@ -90,7 +90,7 @@ func TestAccSnapshotE2BOfPausedSandbox(t *testing.T) {
 				boxAction = plancheck.ResourceActionUpdate
 			}
 			var id string
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: accFactories,
 				Steps: []resource.TestStep{
 					{

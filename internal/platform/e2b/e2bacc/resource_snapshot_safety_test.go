@@ -28,7 +28,7 @@ func TestAccSnapshotE2B_sourceLostKeepsSnapshot(t *testing.T) {
 		}
 		return nil
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{

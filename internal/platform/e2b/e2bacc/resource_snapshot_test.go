@@ -47,7 +47,7 @@ func TestAccSnapshotE2BNaturalKind(t *testing.T) {
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{})
 	config := e2bSnapshotConfig(providerConfig, "")
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{
@@ -163,7 +163,7 @@ import {
 		}
 		return nil
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		Steps: []resource.TestStep{
 			{Config: boxes + e2bSnapshotOf("b"), Check: oneSnapshot},

@@ -98,7 +98,7 @@ func TestAccE2BTemplateLayerRebuild(t *testing.T) {
 	const dockerfile = "FROM alpine:3.20\nCOPY bin/agent /usr/local/bin/agent\nCOPY etc/agent.conf /etc/agent.conf\n"
 	config := e2bAccTemplate(cfg, dir, dockerfile)
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		CheckDestroy:             e2bAccNoTemplates(fake),
 		Steps: []resource.TestStep{
@@ -133,7 +133,7 @@ func TestAccE2BTemplateFailedBuildTainted(t *testing.T) {
 	broken := e2bAccTemplate(cfg, dir, "FROM alpine:3.20\nCOPY agent /usr/local/bin/agent\nRUN false\n")
 	fixed := e2bAccTemplate(cfg, dir, "FROM alpine:3.20\nCOPY agent /usr/local/bin/agent\nRUN true\n")
 	var failedID string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		CheckDestroy:             e2bAccNoTemplates(fake),
 		Steps: []resource.TestStep{

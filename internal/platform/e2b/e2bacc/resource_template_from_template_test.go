@@ -74,7 +74,7 @@ func TestAccE2BTemplateFromTemplate(t *testing.T) {
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
 	var id string
 	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		CheckDestroy:             e2bAccNoTemplates(fake),
 		Steps: []resource.TestStep{
@@ -113,7 +113,7 @@ resource "sbx_template" "derived" {
 func TestAccE2BTemplateFromMissingTemplate(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := e2bAccFake(t, e2bfake.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: accFactories,
 		CheckDestroy:             e2bAccNoTemplates(fake),
 		Steps: []resource.TestStep{{

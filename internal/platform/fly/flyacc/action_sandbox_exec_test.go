@@ -73,7 +73,7 @@ func TestAccFlySandboxExecAction(t *testing.T) {
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
 	fake, providerConfig := flyAccFake(t, flyfake.Options{})
 	printenv := []string{"printenv", "GREETING"}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             flyResHoldsNothing(fake),

@@ -72,7 +72,7 @@ func TestAccFlySandboxSnapshotAction(t *testing.T) {
 	acctest.RequireTerraform(t)
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
 	fake, providerConfig := flyAccFake(t, flyfake.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             flyResHoldsNothing(fake),

@@ -47,7 +47,7 @@ func TestAccFlyExample(t *testing.T) {
   }
 }
 `, flyAccToken, fake.URL()))
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			for _, m := range fake.Machines() {
 				if !m.Destroyed {

@@ -126,7 +126,7 @@ resource "sbx_volume" "other" {
 			ExpectError: regexp.MustCompile(`(?s)names platform "modal".*configuration uses\s+"fly"`),
 		},
 	)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		CheckDestroy:             flyResHoldsNothing(fake),
@@ -155,7 +155,7 @@ func TestAccFlyList(t *testing.T) {
 	byID := func(addr string) queryfilter.QueryFilter {
 		return queryfilter.ByResourceIdentity(flyIdentityOf(ids, addr))
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             flyResHoldsNothing(fake),

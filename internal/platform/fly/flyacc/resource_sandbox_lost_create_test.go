@@ -31,7 +31,7 @@ func TestAccFlySandboxCreate408MadeOneMachine(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := flyAccFake(t, flyfake.Options{})
 	fake.Inject(flyResCreateRoute, flyfake.Fault{Status: http.StatusRequestTimeout, AfterHandling: true})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		CheckDestroy:             flyResHoldsNothing(fake),
 		Steps: []resource.TestStep{

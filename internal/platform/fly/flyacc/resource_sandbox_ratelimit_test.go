@@ -47,7 +47,7 @@ func flyRateLimitNone(fake *flyfake.Server) resource.TestCheckFunc {
 func TestAccFlySandboxRateLimits30Machines(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := flyAccFake(t, flyfake.Options{RateLimits: true})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyRealTimeFactories,
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
 			flyResHoldsNothing(fake),

@@ -49,7 +49,7 @@ func TestAccFlySandboxSuspendResumeStopInPlace(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := flyAccFake(t, flyfake.Options{})
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		CheckDestroy:             flyResHoldsNothing(fake),
 		Steps: []resource.TestStep{

@@ -68,7 +68,7 @@ func TestAccFlySandboxEnvLabelsInPlace(t *testing.T) {
 	fake, cfg := flyAccFake(t, flyfake.Options{})
 	var id string
 	versions := 0
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		CheckDestroy:             flyResHoldsNothing(fake),
 		Steps: []resource.TestStep{

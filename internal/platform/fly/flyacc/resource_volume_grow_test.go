@@ -67,7 +67,7 @@ func TestAccFlyVolumeGrowInPlaceMounted(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := flyAccFake(t, flyfake.Options{})
 	var volID, boxID string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		CheckDestroy:             flyResHoldsNothing(fake),
 		Steps: []resource.TestStep{
