@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // The toolbox proxy: every sandbox's toolboxProxyUrl is URL()+toolboxPrefix,
@@ -126,13 +126,18 @@ func (s *Server) execute(c *call) reply {
 		return errorReply(http.StatusBadRequest, "Sandbox %s is not started (state %s)", sb.id, sb.state)
 	}
 	sb.lastActivityAt = c.now
-	res := fakeProgram(argv, sb.env, cwd)
-	run := ExecRun{Sandbox: sb.id, Command: in.Command, Argv: argv, Cwd: cwd, Timeout: timeout, ExitCode: res.exit}
+	res, found := fakeapi.RunProgram(argv, sb.env, cwd)
+	if !found {
+		// As the daemon reports a program it cannot start: exit -1 and
+		// Go's exec error.
+		res = fakeapi.ProgramResult{Stderr: fmt.Sprintf("exec: %q: executable file not found in $PATH", argv[0]), Exit: -1}
+	}
+	run := ExecRun{Sandbox: sb.id, Command: in.Command, Argv: argv, Cwd: cwd, Timeout: timeout, ExitCode: res.Exit}
 	s.mu.Unlock()
 
-	if res.sleep > 0 {
-		limit := res.sleep
-		timedOut := timeout > 0 && res.sleep > time.Duration(timeout)*time.Second
+	if res.Sleep > 0 {
+		limit := res.Sleep
+		timedOut := timeout > 0 && res.Sleep > time.Duration(timeout)*time.Second
 		if timedOut {
 			limit = time.Duration(timeout) * time.Second
 		}
@@ -150,7 +155,7 @@ func (s *Server) execute(c *call) reply {
 	s.mu.Lock()
 	s.execRuns = append(s.execRuns, run)
 	s.mu.Unlock()
-	return reply{status: http.StatusOK, body: executeResponse{ExitCode: res.exit, Result: res.stdout + res.stderr}}
+	return reply{status: http.StatusOK, body: executeResponse{ExitCode: res.Exit, Result: res.Stdout + res.Stderr}}
 }
 
 // ExecRuns lists the commands the fake ran, oldest first.
@@ -194,102 +199,4 @@ func splitCommand(command string) []string {
 		args = append(args, cur.String())
 	}
 	return args
-}
-
-// programResult is how a fake program ended.
-type programResult struct {
-	stdout, stderr string
-	exit           int
-	sleep          time.Duration
-}
-
-// fakeProgram runs argv as the fake's programs do. It knows (bare, or in
-// /bin or /usr/bin):
-//   - echo ARGS...: prints them, space-separated, and a newline.
-//   - printenv NAME: prints the variable of the sandbox's env, exit 1 when
-//     unset.
-//   - pwd: prints dir.
-//   - true, false: exit 0, 1.
-//   - seq N: prints 1 to N, one a line (N at most 1,000,000).
-//   - sleep S: ends after S seconds (real time; a fraction is allowed).
-//   - sh -c SCRIPT: statements separated by ";": exit N, echo WORDS,
-//     echo WORDS >&2; any other is sh's "not found" (127).
-//
-// Any other program cannot be started, as the daemon reports it: exit -1
-// and Go's exec error (executable file not found in $PATH).
-func fakeProgram(argv []string, env map[string]string, dir string) programResult {
-	prog := strings.TrimPrefix(strings.TrimPrefix(argv[0], "/usr/bin/"), "/bin/")
-	args := argv[1:]
-	switch prog {
-	case "echo":
-		return programResult{stdout: strings.Join(args, " ") + "\n"}
-	case "printenv":
-		if len(args) == 1 {
-			if v, set := env[args[0]]; set {
-				return programResult{stdout: v + "\n"}
-			}
-		}
-		return programResult{exit: 1}
-	case "pwd":
-		return programResult{stdout: dir + "\n"}
-	case "true":
-		return programResult{}
-	case "false":
-		return programResult{exit: 1}
-	case "seq":
-		n, err := strconv.Atoi(strings.Join(args, ""))
-		if err != nil || n < 0 || n > 1_000_000 {
-			return programResult{stderr: "seq: invalid argument\n", exit: 1}
-		}
-		var b strings.Builder
-		for i := 1; i <= n; i++ {
-			b.WriteString(strconv.Itoa(i))
-			b.WriteByte('\n')
-		}
-		return programResult{stdout: b.String()}
-	case "sleep":
-		secs, err := strconv.ParseFloat(strings.Join(args, ""), 64)
-		if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) {
-			return programResult{stderr: "sleep: invalid time interval\n", exit: 1}
-		}
-		return programResult{sleep: time.Duration(secs * float64(time.Second))}
-	case "sh":
-		if len(args) == 2 && args[0] == "-c" {
-			return fakeShell(args[1])
-		}
-		return programResult{stderr: "sh: the fake runs only sh -c SCRIPT\n", exit: 2}
-	}
-	return programResult{stderr: fmt.Sprintf("exec: %q: executable file not found in $PATH", argv[0]), exit: -1}
-}
-
-// fakeShell runs a script of exit, echo and echo >&2 statements.
-func fakeShell(script string) programResult {
-	var res programResult
-	for stmt := range strings.SplitSeq(script, ";") {
-		words := strings.Fields(stmt)
-		switch {
-		case len(words) == 0:
-		case words[0] == "exit":
-			n := 0
-			if len(words) > 1 {
-				v, err := strconv.Atoi(words[1])
-				if err != nil {
-					res.stderr += "sh: exit: Illegal number: " + words[1] + "\n"
-					res.exit = 2
-					return res
-				}
-				n = v & 0xff
-			}
-			res.exit = n
-			return res
-		case words[0] == "echo" && len(words) > 1 && words[len(words)-1] == ">&2":
-			res.stderr += strings.Join(words[1:len(words)-1], " ") + "\n"
-		case words[0] == "echo":
-			res.stdout += strings.Join(words[1:], " ") + "\n"
-		default:
-			res.stderr += "sh: " + words[0] + ": not found\n"
-			res.exit = 127
-		}
-	}
-	return res
 }

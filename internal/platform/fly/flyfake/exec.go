@@ -6,15 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // RouteExec is POST /apps/{app}/machines/{id}/exec. The 2023 spec has it
@@ -85,7 +84,7 @@ type nopCloser struct{ *bytes.Reader }
 func (nopCloser) Close() error { return nil }
 
 // execMachine runs a command in a started machine: the fake's small set of
-// programs (fakeProgram), answered once it ended. It takes the lock itself:
+// programs (fakeapi.RunProgram), answered once it ended. It takes the lock itself:
 // a sleep runs without it.
 //
 // The fake's choices where Fly documents nothing: a machine not started is
@@ -123,13 +122,16 @@ func (s *Server) execMachine(c *call) reply {
 	for k, v := range m.parsed.Env {
 		env[k] = v
 	}
-	res := fakeProgram(argv, env, "/")
-	run := ExecRun{Machine: m.id, Command: slices.Clone(argv), Timeout: in.Timeout, ExitCode: res.exit}
+	res, found := fakeapi.RunProgram(argv, env, "/")
+	if !found {
+		res = fakeapi.ProgramResult{Stderr: fmt.Sprintf("exec: %q: executable file not found in $PATH\n", argv[0]), Exit: 127}
+	}
+	run := ExecRun{Machine: m.id, Command: slices.Clone(argv), Timeout: in.Timeout, ExitCode: res.Exit}
 	s.mu.Unlock()
 
-	if res.sleep > 0 {
-		limit := res.sleep
-		timedOut := in.Timeout > 0 && res.sleep > time.Duration(in.Timeout)*time.Second
+	if res.Sleep > 0 {
+		limit := res.Sleep
+		timedOut := in.Timeout > 0 && res.Sleep > time.Duration(in.Timeout)*time.Second
 		if timedOut {
 			limit = time.Duration(in.Timeout) * time.Second
 		}
@@ -145,7 +147,7 @@ func (s *Server) execMachine(c *call) reply {
 	s.mu.Lock()
 	s.execRuns = append(s.execRuns, run)
 	s.mu.Unlock()
-	return reply{status: http.StatusOK, body: execResponse{ExitCode: int32(res.exit), StdOut: res.stdout, StdErr: res.stderr}}
+	return reply{status: http.StatusOK, body: execResponse{ExitCode: int32(res.Exit), StdOut: res.Stdout, StdErr: res.Stderr}}
 }
 
 // ExecRuns lists the commands the fake ran, oldest first.
@@ -158,101 +160,4 @@ func (s *Server) ExecRuns() []ExecRun {
 		out[i] = r
 	}
 	return out
-}
-
-// programResult is how a fake program ended.
-type programResult struct {
-	stdout, stderr string
-	exit           int
-	sleep          time.Duration
-}
-
-// fakeProgram runs argv as the fake's programs do. It knows (bare, or in
-// /bin or /usr/bin):
-//   - echo ARGS...: prints them, space-separated, and a newline.
-//   - printenv NAME: prints the variable of the machine's env (config.env),
-//     exit 1 when unset.
-//   - pwd: prints dir.
-//   - true, false: exit 0, 1.
-//   - seq N: prints 1 to N, one a line (N at most 1,000,000).
-//   - sleep S: ends after S seconds (real time; a fraction is allowed).
-//   - sh -c SCRIPT: statements separated by ";": exit N, echo WORDS,
-//     echo WORDS >&2; any other is sh's "not found" (127).
-//
-// Any other program is not found: exit 127.
-func fakeProgram(argv []string, env map[string]string, dir string) programResult {
-	prog := strings.TrimPrefix(strings.TrimPrefix(argv[0], "/usr/bin/"), "/bin/")
-	args := argv[1:]
-	switch prog {
-	case "echo":
-		return programResult{stdout: strings.Join(args, " ") + "\n"}
-	case "printenv":
-		if len(args) == 1 {
-			if v, set := env[args[0]]; set {
-				return programResult{stdout: v + "\n"}
-			}
-		}
-		return programResult{exit: 1}
-	case "pwd":
-		return programResult{stdout: dir + "\n"}
-	case "true":
-		return programResult{}
-	case "false":
-		return programResult{exit: 1}
-	case "seq":
-		n, err := strconv.Atoi(strings.Join(args, ""))
-		if err != nil || n < 0 || n > 1_000_000 {
-			return programResult{stderr: "seq: invalid argument\n", exit: 1}
-		}
-		var b strings.Builder
-		for i := 1; i <= n; i++ {
-			b.WriteString(strconv.Itoa(i))
-			b.WriteByte('\n')
-		}
-		return programResult{stdout: b.String()}
-	case "sleep":
-		secs, err := strconv.ParseFloat(strings.Join(args, ""), 64)
-		if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) {
-			return programResult{stderr: "sleep: invalid time interval\n", exit: 1}
-		}
-		return programResult{sleep: time.Duration(secs * float64(time.Second))}
-	case "sh":
-		if len(args) == 2 && args[0] == "-c" {
-			return fakeShell(args[1])
-		}
-		return programResult{stderr: "sh: the fake runs only sh -c SCRIPT\n", exit: 2}
-	}
-	return programResult{stderr: fmt.Sprintf("exec: %q: executable file not found in $PATH\n", argv[0]), exit: 127}
-}
-
-// fakeShell runs a script of exit, echo and echo >&2 statements.
-func fakeShell(script string) programResult {
-	var res programResult
-	for stmt := range strings.SplitSeq(script, ";") {
-		words := strings.Fields(stmt)
-		switch {
-		case len(words) == 0:
-		case words[0] == "exit":
-			n := 0
-			if len(words) > 1 {
-				v, err := strconv.Atoi(words[1])
-				if err != nil {
-					res.stderr += "sh: exit: Illegal number: " + words[1] + "\n"
-					res.exit = 2
-					return res
-				}
-				n = v & 0xff
-			}
-			res.exit = n
-			return res
-		case words[0] == "echo" && len(words) > 1 && words[len(words)-1] == ">&2":
-			res.stderr += strings.Join(words[1:len(words)-1], " ") + "\n"
-		case words[0] == "echo":
-			res.stdout += strings.Join(words[1:], " ") + "\n"
-		default:
-			res.stderr += "sh: " + words[0] + ": not found\n"
-			res.exit = 127
-		}
-	}
-	return res
 }
