@@ -48,6 +48,11 @@ type TemplateSpec struct {
 	Dockerfile string
 	// ContextDir is a local directory holding the files COPY and ADD read.
 	ContextDir string
+	// ContextHash is the provider's hash of the Dockerfile and the build
+	// context (context_hash). A platform that can keep it with the build
+	// does, and reports it back (Template.ContextHash), so an import can
+	// tell whether a configuration describes what was built.
+	ContextHash string
 	// Image is a prebuilt image reference to adopt instead of building.
 	Image string
 	// FromTemplate is the id of the template to build on: Dockerfile's
@@ -74,10 +79,13 @@ type Template struct {
 	// FromTemplate is the template it was built on, where the platform
 	// reports it ("" otherwise).
 	FromTemplate string
-	StartCmd     string
-	ReadyCmd     string
-	CPUCount     int64
-	MemoryMB     int64
+	// ContextHash is the TemplateSpec.ContextHash of the build, where the
+	// platform keeps it ("" otherwise, and for an adopted image).
+	ContextHash string
+	StartCmd    string
+	ReadyCmd    string
+	CPUCount    int64
+	MemoryMB    int64
 	// DiskMB is the disk of every box of the template, where the template
 	// sizes it (0 otherwise).
 	DiskMB    int64

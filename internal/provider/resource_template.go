@@ -133,8 +133,12 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"made (never its `FROM` image).\n\n" +
 			"**Import.** A template is imported by its id. The platform keeps the " +
 			"built image, not the Dockerfile or the build context it came from, so an imported *built* template has " +
-			"no `dockerfile`, `context_dir` or `context_hash` in state, and the first plan after the import shows an " +
-			"in-place rebuild from the configured Dockerfile (the id stays the same). Plans after that apply are empty. " +
+			"no `dockerfile` or `context_dir` in state. Where the platform keeps the `context_hash` the build was made " +
+			"from (each platform's `dockerfile` note says whether it does), a configuration that hashes to the same value is taken into state " +
+			"by the first apply after the import, as an in-place update of the state only: same id, same build, " +
+			"nothing rebuilt. Otherwise (another Dockerfile or context, or a platform that keeps no hash) the first " +
+			"plan after the import shows an in-place rebuild from the configured Dockerfile (the id stays the same), " +
+			"or a replacement where the platform rebuilds no template in place. Plans after that apply are empty. " +
 			"An imported *adopted* template (`image`) plans empty at once. Where the platform reports none of " +
 			"`dockerfile`, `image`, `from_template` or `name` back (each attribute says so), an import leaves it null and " +
 			"the first plan takes the configured value, with a warning, as an in-place update of the state only: no " +
@@ -177,8 +181,9 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"dockerfile": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("The Dockerfile's **content** (not its path), e.g. "+
 					"`file(\"${path.module}/Dockerfile\")`. Exactly one of `dockerfile` and `image` must be set. A change "+
-					"rebuilds the template. After an import this is unknown to the provider, so the first apply after an "+
-					"import rebuilds.", defs, platform.AttrTemplateDockerfile),
+					"rebuilds the template. After an import the provider knows it only through the `context_hash` the "+
+					"platform recorded, where it records one: a configuration of the same hash is kept without a "+
+					"rebuild, anything else is rebuilt by the first apply after the import.", defs, platform.AttrTemplateDockerfile),
 				Optional: true,
 			},
 			"image": schema.StringAttribute{
@@ -258,7 +263,8 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "Content hash of `dockerfile` and every file under `context_dir`, computed on " +
 					"every plan. When it differs from the state, the plan shows it changing and the template is " +
 					"rebuilt. A refresh never recomputes it (the build context may not exist on the machine that " +
-					"refreshes). Null for adopted images, and after an import.",
+					"refreshes). Null for adopted images; after an import, the value the platform recorded with the build " +
+					"where it records one, else null.",
 				Computed: true,
 			},
 			"build_id": schema.StringAttribute{
@@ -403,6 +409,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	recorded := readUnreported(ctx, req.Private, &resp.Diagnostics)
 	taken := unreportedTaken(recorded, templateUnreportedAttributes(plan, state))
 	templateTakeUnreported(&state, plan, taken)
+	templateTakeRecordedBuild(&state, plan)
 	if len(taken) > 0 {
 		defer func() {
 			if !resp.Diagnostics.HasError() {
@@ -494,6 +501,7 @@ func templateSpecFrom(ctx context.Context, m templateModel, diags *diag.Diagnost
 		Name:         m.Name.ValueString(),
 		Dockerfile:   m.Dockerfile.ValueString(),
 		ContextDir:   m.ContextDir.ValueString(),
+		ContextHash:  m.ContextHash.ValueString(),
 		Image:        m.Image.ValueString(),
 		FromTemplate: m.FromTemplate.ValueString(),
 		StartCmd:     m.StartCmd.ValueString(),
@@ -557,6 +565,12 @@ func (m *templateModel) applyRead(t *platform.Template, importing bool) {
 	if t.FromTemplate != "" {
 		// Where the platform records the base; elsewhere it keeps its state value.
 		m.FromTemplate = types.StringValue(t.FromTemplate)
+	}
+	if t.ContextHash != "" && importing {
+		// What the build was made from, where the platform keeps it: the
+		// next plan takes a configuration of the same hash without a
+		// rebuild (templateTakeRecordedBuild).
+		m.ContextHash = types.StringValue(t.ContextHash)
 	}
 	if t.StartCmd != "" {
 		m.StartCmd = types.StringValue(t.StartCmd)

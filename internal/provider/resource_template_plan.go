@@ -80,6 +80,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), unreported)
 		planUnreportedFromConfig(unreported, taken, r.platform.Name(), "template", "Template", state.ID.ValueString(), &resp.Diagnostics)
 		templateTakeUnreported(&state, plan, taken)
+		templateTakeRecordedBuild(&state, plan)
 		decision := planAttributes(r.platform.Capabilities().Attributes, r.platform.Name(), templateAttributes(plan, &state), &resp.Diagnostics)
 		newBuild := false
 		switch {

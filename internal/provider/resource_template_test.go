@@ -39,7 +39,7 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 	name := acctest.RandomWithPrefix("tf-acc-tpl")
 	id := "sbx/" + name + ":latest"
 	dir := templateTestContext(t)
-	var firstBuild string
+	var firstBuild, lastBuild string
 
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -96,29 +96,28 @@ func TestAccTemplate_buildRebuildImport(t *testing.T) {
 					resource.TestCheckResourceAttr(templateTestAddr, "labels.team", "b"),
 					resource.TestCheckResourceAttr(templateTestAddr, "memory_mb", "256"),
 					templateTestImageLabel(cli, id, "team", "b"),
+					sbxacctest.CaptureAttr(templateTestAddr, "build_id", &lastBuild),
 				),
 			},
 			{
-				// The platform keeps the image, not the Dockerfile or the context.
+				// The platform keeps the image and the context_hash it was
+				// built from, not the Dockerfile or the context's path.
 				ResourceName:            templateTestAddr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir", "context_hash"},
+				ImportStateVerifyIgnore: []string{"dockerfile", "context_dir"},
 			},
-			{
-				// As documented: importing a built template with an import {}
-				// block plans an in-place rebuild (same id), never a replacement.
-				ResourceName:       templateTestAddr,
-				ImportState:        true,
-				ImportStateKind:    resource.ImportBlockWithID,
-				ExpectNonEmptyPlan: true,
-				ImportPlanChecks: resource.ImportPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(templateTestAddr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
-					},
-				},
-			},
+			// As documented: importing a built template with an import {}
+			// block whose configuration hashes to the recorded context_hash
+			// plans an update of the state only: the same id and the same
+			// build, nothing rebuilt.
+			templateTestImportBlockUpdate(nil,
+				plancheck.ExpectKnownValue(templateTestAddr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				templateTestBuildKept{build: &lastBuild}),
+			// The same import with a file of the context changed since the
+			// build plans the rebuild it is, in place.
+			templateTestImportBlockUpdate(func() { templateTestWrite(t, dir, "version.txt", "v3") },
+				plancheck.ExpectUnknownValue(templateTestAddr, tfjsonpath.New("build_id"))),
 		},
 	})
 }
@@ -453,5 +452,39 @@ func templateTestImageLabel(cli *client.Client, ref, key, want string) resource.
 			return fmt.Errorf("label %s of %s = %q, want %q", key, ref, got, want)
 		}
 		return nil
+	}
+}
+
+// templateTestBuildKept checks that the plan keeps the template's build:
+// build_id planned known and equal to the captured one.
+type templateTestBuildKept struct{ build *string }
+
+func (c templateTestBuildKept) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != templateTestAddr {
+			continue
+		}
+		after, _ := rc.Change.After.(map[string]any)
+		if got, _ := after["build_id"].(string); got == "" || got != *c.build {
+			resp.Error = fmt.Errorf("%s: build_id planned %v (unknown: %v), want the build %s kept", templateTestAddr, after["build_id"], rc.Change.AfterUnknown, *c.build)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no planned change of %s", templateTestAddr)
+}
+
+// templateTestImportBlockUpdate imports the template with an import {}
+// block (after preConfig, when set) and checks the plan is an in-place
+// update that passes checks.
+func templateTestImportBlockUpdate(preConfig func(), checks ...plancheck.PlanCheck) resource.TestStep {
+	return resource.TestStep{
+		PreConfig:          preConfig,
+		ResourceName:       templateTestAddr,
+		ImportState:        true,
+		ImportStateKind:    resource.ImportBlockWithID,
+		ExpectNonEmptyPlan: true,
+		ImportPlanChecks: resource.ImportPlanChecks{
+			PreApply: append([]plancheck.PlanCheck{plancheck.ExpectResourceAction(templateTestAddr, plancheck.ResourceActionUpdate)}, checks...),
+		},
 	}
 }

@@ -330,20 +330,31 @@ func TestTemplateModifyPlanRebuild(t *testing.T) {
 	state.Status = types.StringValue("ready")
 	state.CreatedAt = types.StringValue("2026-01-01T00:00:00Z")
 
+	// imported is the state an import leaves where the platform keeps the
+	// build's context_hash but not the Dockerfile or the context.
+	imported := func(m *templateModel) { m.Dockerfile, m.ContextDir = types.StringNull(), types.StringNull() }
+	// importedUnrecorded is one where the platform keeps neither.
+	importedUnrecorded := func(m *templateModel) { imported(m); m.ContextHash = types.StringNull() }
 	cases := []struct {
 		name        string
 		inPlace     bool
+		prior       func(*templateModel) // nil: the state as the provider built it
 		change      func(*templateModel)
 		wantReplace []path.Path
 		wantUnknown bool
 	}{
-		{"no change keeps the build", true, func(*templateModel) {}, nil, false},
-		{"in place: new build planned", true, func(m *templateModel) { m.StartCmd = types.StringValue("/agent") }, nil, true},
-		{"elsewhere: replacement", false, func(m *templateModel) { m.StartCmd = types.StringValue("/agent") },
+		{"no change keeps the build", true, nil, func(*templateModel) {}, nil, false},
+		{"in place: new build planned", true, nil, func(m *templateModel) { m.StartCmd = types.StringValue("/agent") }, nil, true},
+		{"elsewhere: replacement", false, nil, func(m *templateModel) { m.StartCmd = types.StringValue("/agent") },
 			[]path.Path{pathTemplateStartCmd}, false},
-		{"elsewhere: changed dockerfile replaces through it and the hash", false,
+		{"elsewhere: changed dockerfile replaces through it and the hash", false, nil,
 			func(m *templateModel) { m.Dockerfile = types.StringValue(df + "CMD [\"/x\"]\n") },
 			[]path.Path{pathTemplateDockerfile, pathTemplateContextHash}, false},
+		{"imported, the recorded hash matches: no build", true, imported, func(*templateModel) {}, nil, false},
+		{"imported, the recorded hash matches, elsewhere: no replacement", false, imported, func(*templateModel) {}, nil, false},
+		{"imported, another Dockerfile: rebuilt", true, imported,
+			func(m *templateModel) { m.Dockerfile = types.StringValue(df + "CMD [\"/x\"]\n") }, nil, true},
+		{"imported, no hash recorded: rebuilt", true, importedUnrecorded, func(*templateModel) {}, nil, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -355,13 +366,17 @@ func TestTemplateModifyPlanRebuild(t *testing.T) {
 				platform.AttrTemplateDockerfile: {Support: support},
 				platform.AttrTemplateStartCmd:   {Support: support},
 			}}}}
+			prior := state
+			if tc.prior != nil {
+				tc.prior(&prior)
+			}
 			planned := state
 			tc.change(&planned)
 			planned.ContextHash = types.StringUnknown() // computed: the framework plans it unknown
 			req := resource.ModifyPlanRequest{
 				Config: tfsdk.Config(templateTestTFValue(t, r, planned)),
 				Plan:   tfsdk.Plan(templateTestTFValue(t, r, planned)),
-				State:  templateTestTFValue(t, r, state),
+				State:  templateTestTFValue(t, r, prior),
 			}
 			resp := resource.ModifyPlanResponse{Plan: req.Plan}
 			r.ModifyPlan(ctx, req, &resp)

@@ -62,3 +62,18 @@ func templateTakeUnreported(state *templateModel, plan templateModel, taken []st
 		state.Name = plan.Name
 	}
 }
+
+// templateTakeRecordedBuild takes the configured Dockerfile and context
+// directory into an imported template's state when the platform recorded
+// the build's context_hash and the configuration hashes to the same value:
+// the configuration describes the image as built, so the first plan after
+// the import updates the state only, with no rebuild. A different hash is
+// left to plan the rebuild it is.
+func templateTakeRecordedBuild(state *templateModel, plan templateModel) {
+	if !state.Dockerfile.IsNull() || state.ContextHash.IsNull() || state.ContextHash.IsUnknown() ||
+		plan.Dockerfile.IsNull() || plan.Dockerfile.IsUnknown() || plan.ContextDir.IsUnknown() ||
+		!plan.ContextHash.Equal(state.ContextHash) {
+		return
+	}
+	state.Dockerfile, state.ContextDir = plan.Dockerfile, plan.ContextDir
+}

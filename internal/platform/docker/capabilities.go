@@ -28,7 +28,9 @@ const (
 // support and limits (platform.Attribute.Doc).
 const (
 	docTemplateID = "the template is the local image `sbx/<name>:latest` (an adopted `image` too), whose tag is the " +
-		"template's id: a rebuild moves it to the new build, so the id stays the same and is known at plan time"
+		"template's id: a rebuild moves it to the new build, so the id stays the same and is known at plan time; " +
+		"the image records the build's `context_hash`, so after an import a configuration of the same hash is kept " +
+		"without a rebuild"
 	docTemplateImage = "the image must be present in the local engine (e.g. `my-agent:1.2`); importing any other " +
 		"image reference (or an image id) takes the image as it is, and the provider never removes or changes it"
 	docFromTemplate = "the build is `FROM` the base template's current image, then the Dockerfile's steps; a rebuild " +

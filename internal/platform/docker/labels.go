@@ -53,6 +53,9 @@ const (
 	labelSourceImage = platform.LabelPrefix + "source_image"
 	// labelFromTemplate is the template (its id) a template was built on.
 	labelFromTemplate = platform.LabelPrefix + "from_template"
+	// labelContextHash is the context_hash of the Dockerfile and context
+	// the template was built from: the image keeps neither.
+	labelContextHash = platform.LabelPrefix + "context_hash"
 	// labelUserLabelKeys is a JSON list of the keys the user set. Images
 	// inherit their base image's labels and containers their image's, so
 	// this is how the user's own labels are told apart from inherited ones.

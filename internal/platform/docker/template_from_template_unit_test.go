@@ -40,3 +40,20 @@ func TestCheckTemplateSpecFromTemplate(t *testing.T) {
 		t.Error("from_template with image: no error")
 	}
 }
+
+// A built template records the context_hash it was built from, and an
+// import reads it back; an adopted image records none, and neither does a
+// build of an image that inherits the label from its base.
+func TestTemplateContextHashRecorded(t *testing.T) {
+	built := templateLabels(platform.TemplateSpec{Name: "b", Dockerfile: "FROM scratch\n", ContextHash: "c0ffee"})
+	if got := templateFromImage(TemplateID("b"), "sha256:1", "", built, nil); got.ContextHash != "c0ffee" {
+		t.Errorf("built: read back context_hash = %q, want c0ffee", got.ContextHash)
+	}
+	adopted := templateLabels(platform.TemplateSpec{Name: "a", Image: "team/agent:1", ContextHash: "ignored"})
+	if v, ok := adopted[labelContextHash]; !ok || v != "" {
+		t.Errorf("adopted: %s = %q (set: %v), want set to \"\" so a base's value is not inherited", labelContextHash, v, ok)
+	}
+	if got := templateFromImage(TemplateID("a"), "sha256:2", "", adopted, nil); got.ContextHash != "" {
+		t.Errorf("adopted: read back context_hash = %q, want none", got.ContextHash)
+	}
+}

@@ -398,6 +398,10 @@ func templateLabels(spec platform.TemplateSpec) map[string]string {
 	labels[labelMemoryMB] = formatInt(spec.MemoryMB)
 	labels[labelSourceImage] = ""
 	labels[labelFromTemplate] = spec.FromTemplate
+	labels[labelContextHash] = ""
+	if spec.Image == "" {
+		labels[labelContextHash] = spec.ContextHash
+	}
 	return withUserLabelKeys(labels, spec.Labels)
 }
 
@@ -425,6 +429,7 @@ func templateFromImage(id, imageID, created string, labels map[string]string, ta
 		t.Name = name
 		t.Image = labels[labelSourceImage]
 		t.FromTemplate = labels[labelFromTemplate]
+		t.ContextHash = labels[labelContextHash]
 	} else {
 		t.Name = foreignTemplateName(id, imageID, tags)
 		t.Image = id
