@@ -10,6 +10,7 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/volume"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -23,7 +24,7 @@ import (
 // object is a sandbox or volume the platform holds, as the platform (or
 // its fake) reports it, not as the provider does.
 type object struct {
-	Kind  string // "sandbox" or "volume"
+	Kind  string // "sandbox", "volume" or "template"
 	ID    string
 	Name  string
 	Token string // the create token among its labels; "" where it has none
@@ -56,10 +57,10 @@ type site struct {
 	// labelled are the kinds whose objects carry the provider's marks
 	// (what orphans can check); the others it reports as unchecked.
 	labelled map[string]bool
-	// templates says objects lists the run's template too (E2B and
-	// Daytona); elsewhere it is not listed: a Fly template is a record in
-	// state only, and Docker images and Modal images are not looked up
-	// by the template's name here.
+	// templates says objects lists the run's template too (Docker, E2B
+	// and Daytona); elsewhere it is not listed: a Fly template is a record
+	// in state only, and Modal images are not looked up by the template's
+	// name here.
 	templates bool
 	// objects lists the run's live sandboxes and volumes (and template).
 	objects func(t *testing.T) []object
@@ -105,10 +106,28 @@ func dockerSite(t *testing.T, owner, _ string) *site {
 		provider:        fmt.Sprintf("provider \"sbx\" {\n  owner = %q\n}\n", owner),
 		template:        fmt.Sprintf("resource \"sbx_template\" \"t\" {\n  name        = %q\n  context_dir = %q\n  dockerfile  = %q\n}\n", owner, acctest.AgentContextDir(t), acctest.AgentDockerfile),
 		orphansPlatform: "docker",
-		labelled:        map[string]bool{"sandbox": true, "volume": true},
+		labelled:        map[string]bool{"sandbox": true, "volume": true, "template": true},
+		templates:       true,
 		objects: func(t *testing.T) []object {
 			t.Helper()
 			var out []object
+			// A template is an image the build labelled; the state
+			// records it by its tag.
+			imgs, err := api.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(
+				filters.Arg("label", platform.LabelOwner+"="+owner), filters.Arg("label", platform.LabelKind+"=template"))})
+			if err != nil {
+				t.Fatalf("listing images: %v", err)
+			}
+			for _, img := range imgs {
+				id := img.ID
+				for _, tag := range img.RepoTags {
+					if tag != "<none>:<none>" {
+						id = tag
+						break
+					}
+				}
+				out = append(out, object{Kind: "template", ID: id, Name: img.Labels[platform.LabelName], Token: tokenOf(img.Labels)})
+			}
 			cs, err := api.ContainerList(ctx, container.ListOptions{All: true, Filters: ownerFilter})
 			if err != nil {
 				t.Fatalf("listing containers: %v", err)

@@ -153,7 +153,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	for _, s := range held.States {
-		if s.Resources == 0 {
+		if s.Empty {
+			note(stderr, "%s is empty, which Terraform reads as no state (a terraform killed while writing the state leaves it so); "+
+				"every object in scope that no other state holds is an orphan", s.Name)
+		} else if s.Resources == 0 {
 			note(stderr, "%s holds no sbx resources; every object in scope that no other state holds is an orphan", s.Name)
 		}
 	}

@@ -74,6 +74,9 @@ func TestMainRefusesBadInvocations(t *testing.T) {
 		{"unknown flag", []string{"--force", good}, "flag provided but not defined: -force", nil},
 		{"truncated state", []string{"--state", good, bad}, bad + ": truncated JSON", nil},
 		{"missing state", []string{filepath.Join(dir, "none.tfstate")}, "cannot read", nil},
+		// An empty file is no state, as Terraform reads it; an empty
+		// pipe is a state pull that failed.
+		{"empty standard input", []string{"-"}, "standard input: not a state file: the input is empty", nil},
 		{"unreachable engine", []string{good}, "cannot reach the Docker engine", nil},
 		{"e2b without a key", []string{"--platform", "e2b", good}, "No E2B API key: Set the E2B_API_KEY environment variable.", nil},
 		// The environment is checked as the provider checks its block.
@@ -101,16 +104,20 @@ func TestMainRefusesBadInvocations(t *testing.T) {
 	}
 }
 
-// TestMainNotes: a state with no sbx resources, and states recording
-// another platform than the one checked, are pointed out on standard
-// error (here before the unreachable engine fails the run).
+// TestMainNotes: a state with no sbx resources, an empty state file (what
+// a terraform killed while writing its local state leaves, and Terraform
+// reads as no state), and states recording another platform than the one
+// checked, are pointed out on standard error (here before the unreachable
+// engine fails the run).
 func TestMainNotes(t *testing.T) {
 	dir := t.TempDir()
 	e2bState := writeFile(t, dir, "e2b.tfstate", `{"version":4,"resources":[{"mode":"managed","type":"sbx_sandbox","name":"b",
 	  "instances":[{"attributes":{"id":"i1","platform":"e2b"}}]}]}`)
-	r := run(t, map[string]string{"DOCKER_HOST": "unix://" + filepath.Join(dir, "no.sock")}, `{"version":4}`, e2bState, "-")
+	empty := writeFile(t, dir, "killed.tfstate", "")
+	r := run(t, map[string]string{"DOCKER_HOST": "unix://" + filepath.Join(dir, "no.sock")}, `{"version":4}`, e2bState, empty, "-")
 	for _, want := range []string{
 		"orphans: note: standard input holds no sbx resources",
+		"orphans: note: " + empty + " is empty, which Terraform reads as no state",
 		"orphans: note: the states record 1 sandboxes or snapshots on e2b, and this run checks docker (--platform)",
 	} {
 		if !strings.Contains(r.stderr, want) {

@@ -27,6 +27,8 @@ type StateSummary struct {
 	Format drift.Format
 	// Resources counts the sbx_* resource instances with an id.
 	Resources int
+	// Empty is a state file of no bytes, which Terraform reads as no state.
+	Empty bool
 }
 
 // Held is the set of object ids the states read so far hold.
@@ -83,6 +85,15 @@ func (h *Held) ReadFile(name string, stdin io.Reader) error {
 		}
 		if st.IsDir() {
 			return fmt.Errorf("cannot read %s: it is a directory, want a state file", name)
+		}
+		if st.Mode().IsRegular() && st.Size() == 0 {
+			// Terraform's local backend empties the file before writing
+			// it, so a terraform killed in between leaves it empty, and
+			// Terraform reads an empty state file as no state: so does
+			// this command. Standard input stays an error: an empty pipe
+			// is a state pull that failed.
+			h.States = append(h.States, StateSummary{Name: name, Format: drift.FormatState, Empty: true})
+			return nil
 		}
 		in, label = f, name
 	}
