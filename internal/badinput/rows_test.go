@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
@@ -167,11 +168,13 @@ func runRow(t *testing.T, r row) {
 	}
 	if r.importAddr != "" {
 		step = resource.TestStep{
-			Config:        config,
-			ResourceName:  r.importAddr,
-			ImportState:   true,
-			ImportStateId: r.importID,
-			ExpectError:   want,
+			Config:       config,
+			ResourceName: r.importAddr,
+			ImportState:  true,
+			// A function, not ImportStateId: an empty ImportStateId means
+			// "the id in state", and a row may import the empty id.
+			ImportStateIdFunc: func(*terraform.State) (string, error) { return r.importID, nil },
+			ExpectError:       want,
 		}
 	}
 	resource.Test(t, resource.TestCase{

@@ -255,6 +255,14 @@ func badRows() []row {
 			config: vol(`name = "ret"`), want: w(`retention.memory_snapshot = "-7d": must not be negative; use a duration such as "72h", or "0" for none.`)},
 
 		// Import ids.
+		{category: "import", name: "empty_id_volume", platform: e2b, config: vol(`name = "imp"`),
+			importAddr: "sbx_volume.v", want: w("Cannot import volume", "The import gives no id. Give the id of the existing volume")},
+		{category: "import", name: "empty_id_sandbox", platform: daytona, config: box(daytona, ""),
+			importAddr: "sbx_sandbox.s", want: w("Cannot import sandbox", "The import gives no id")},
+		{category: "import", name: "empty_id_template", platform: fly, config: tpl("name  = \"imp\"\nimage = \"alpine:3.20\""),
+			importAddr: "sbx_template.t", want: w("Cannot import template", "The import gives no id")},
+		{category: "import", name: "empty_id_snapshot", platform: modal, config: snap("sandbox_id = \"sb-1\"\nttl = \"1h\""),
+			importAddr: "sbx_snapshot.n", want: w("Cannot import snapshot", "The import gives no id")},
 		{category: "import", name: "e2b_sandbox_missing", platform: e2b, config: box(e2b, ""),
 			importAddr: "sbx_sandbox.s", importID: "no-such-box", want: w("no-such-box")},
 		{category: "import", name: "e2b_template_missing", platform: e2b, config: tpl("name  = \"imp\"\nimage = \"alpine:3.20\""),

@@ -113,43 +113,34 @@ func recordIdentity(ctx context.Context, plat platform.Platform, ident *tfsdk.Re
 // or a state without an object), read off the raw value without the
 // framework's reflection.
 func stateID(st *tfsdk.State) string {
-	if st == nil || st.Raw.IsNull() || !st.Raw.IsKnown() {
+	if st == nil {
 		return ""
 	}
-	v, _, err := tftypes.WalkAttributePath(st.Raw, tftypes.NewAttributePath().WithAttributeName("id"))
-	if err != nil {
-		return ""
-	}
-	val, ok := v.(tftypes.Value)
-	if !ok || val.IsNull() || !val.IsKnown() {
-		return ""
-	}
-	var id string
-	if val.As(&id) != nil {
-		return ""
-	}
-	return id
+	return rawString(st.Raw, "id")
 }
 
 // importID is the id an import names: the import id, or the identity's id
-// when an `import` block gives an identity. An identity naming another
-// platform than the configured one is an error naming both.
-func importID(ctx context.Context, plat platform.Platform, kind string, req resource.ImportStateRequest, diags *diag.Diagnostics) string {
-	if req.ID != "" || req.Identity == nil {
+// when an `import` block gives an identity. An import naming no id (`terraform
+// import ADDR ""`, whose identity Terraform sends as a null object) and an
+// identity naming another platform than the configured one are errors that
+// say what to give instead. The identity is read off the raw value: the
+// framework's Get fails on a null identity with an error blaming the provider.
+func importID(_ context.Context, plat platform.Platform, kind string, req resource.ImportStateRequest, diags *diag.Diagnostics) string {
+	if req.ID != "" {
 		return req.ID
 	}
-	var ident objectIdentity
-	diags.Append(req.Identity.Get(ctx, &ident)...)
-	if diags.HasError() {
-		return ""
+	var id, want string
+	if req.Identity != nil {
+		id = rawString(req.Identity.Raw, "id")
+		want = rawString(req.Identity.Raw, "platform")
 	}
-	id := ident.ID.ValueString()
 	if id == "" {
 		diags.AddError(fmt.Sprintf("Cannot import %s", kind),
-			"The identity gives no id: set identity.id to the id of the existing "+kind+".")
+			fmt.Sprintf("The import gives no id. Give the id of the existing %s: `terraform import ADDRESS ID`, "+
+				"an `import` block's `id`, or its `identity = { id = ... }`.", kind))
 		return ""
 	}
-	if want := ident.Platform.ValueString(); want != "" && plat != nil && want != plat.Name() {
+	if want != "" && plat != nil && want != plat.Name() {
 		diags.AddError(fmt.Sprintf("Cannot import %s %s", kind, id),
 			fmt.Sprintf("The identity names platform %q, but this provider configuration uses %q. "+
 				"Import it with a provider configuration (or alias) for %q, or leave identity.platform out.",
@@ -157,4 +148,25 @@ func importID(ctx context.Context, plat platform.Platform, kind string, req reso
 		return ""
 	}
 	return id
+}
+
+// rawString is the string attribute name of an object value (a state or an
+// identity), "" when the object or the attribute is null or unknown.
+func rawString(raw tftypes.Value, name string) string {
+	if raw.IsNull() || !raw.IsKnown() {
+		return ""
+	}
+	v, _, err := tftypes.WalkAttributePath(raw, tftypes.NewAttributePath().WithAttributeName(name))
+	if err != nil {
+		return ""
+	}
+	val, ok := v.(tftypes.Value)
+	if !ok || val.IsNull() || !val.IsKnown() {
+		return ""
+	}
+	var s string
+	if val.As(&s) != nil {
+		return ""
+	}
+	return s
 }

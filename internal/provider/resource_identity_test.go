@@ -57,6 +57,11 @@ func TestImportID(t *testing.T) {
 			wantErr: `names platform "beta", but this provider configuration uses "alpha"`},
 		{name: "identity without id", req: resource.ImportStateRequest{Identity: identityFor(t, "", "alpha")},
 			wantErr: "gives no id"},
+		// terraform import ADDR "": Terraform sends a null identity.
+		{name: "empty id, null identity", req: resource.ImportStateRequest{Identity: &tfsdk.ResourceIdentity{Schema: objectIdentitySchema,
+			Raw: tftypes.NewValue(objectIdentitySchema.Type().TerraformType(ctx), nil)}},
+			wantErr: "The import gives no id. Give the id of the existing volume"},
+		{name: "empty id, no identity", req: resource.ImportStateRequest{}, wantErr: "The import gives no id"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
