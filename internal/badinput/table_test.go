@@ -180,6 +180,17 @@ func badRows() []row {
 			want: reserved("sbx.terraform.owner")},
 		{category: "labels", name: "sandboxes_filter", platform: fly, config: "data \"sbx_sandboxes\" \"x\" {\n  labels = {\n    \"sbx.terraform.owner\" = \"me\"\n  }\n}\n",
 			want: reserved("sbx.terraform.owner")},
+		// Empty label keys: refused at plan time on every platform.
+		{category: "labels", name: "empty_key_volume_docker", platform: docker, config: vol("name   = \"lbl\"\nlabels = {\n  \"\" = \"y\"\n}"),
+			want: w(`labels: the key "" is empty.`, "Give every label a key of one or more characters")},
+		{category: "labels", name: "empty_key_sandbox_docker", platform: docker, config: box(docker, "labels = {\n  \"\" = \"y\"\n}"),
+			want: w(`labels: the key "" is empty.`)},
+		{category: "labels", name: "blank_key_sandbox_e2b", platform: e2b, config: box(e2b, "labels = {\n  \" \" = \"y\"\n}"),
+			want: w(`labels: the key " " is empty.`)},
+		{category: "labels", name: "empty_key_template_daytona", platform: daytona, config: tpl("name   = \"lbl\"\nimage  = \"python:3.12-slim\"\nlabels = {\n  \"\" = \"x\"\n}"),
+			want: w(`labels: the key "" is empty.`)},
+		{category: "labels", name: "empty_key_snapshot_modal", platform: modal, config: snap("sandbox_id = \"sb-0123\"\nttl        = \"1h\"\nlabels = {\n  \"\" = \"y\"\n}"),
+			want: w(`labels: the key "" is empty.`)},
 		{category: "labels", name: "volume_refused_fly", platform: fly, config: vol("name   = \"lbl\"\nlabels = {\n  team = \"a\"\n}"),
 			want: w(`labels = { team = "a" } is not supported on fly: Fly volumes carry no labels; remove labels`)},
 

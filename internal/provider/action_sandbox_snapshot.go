@@ -114,7 +114,7 @@ func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest
 				MarkdownDescription: withActionNotes(labelsDescription("snapshot"), defs, platform.AttrSnapshotLabels),
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Map{reservedLabelsValidator{}},
+				Validators:          []validator.Map{labelKeysValidator{}},
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: "How long to wait for the snapshot to be taken, as a duration such as `30m`. " +

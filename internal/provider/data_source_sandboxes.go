@@ -71,7 +71,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				MarkdownDescription: "Only boxes carrying every one of these labels (other labels may be present too).",
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Map{reservedLabelsValidator{}},
+				Validators:          []validator.Map{labelKeysValidator{}},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Only boxes the platform reports in this normalized state: " + sandboxesMDList(sandboxReportedStates) + ". " +

@@ -38,7 +38,7 @@ func snapshotFilterAttributes(alsoResults bool) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			Optional:    true,
 			Computed:    alsoResults,
-			Validators:  []validator.Map{reservedLabelsValidator{}},
+			Validators:  []validator.Map{labelKeysValidator{}},
 		},
 		"sandbox_id": schema.StringAttribute{
 			MarkdownDescription: "Only snapshots taken of this sandbox." + dsResultNote(alsoResults, "The sandbox the snapshot was taken of, if any."),

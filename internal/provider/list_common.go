@@ -193,7 +193,7 @@ func listLabelsAttribute(kind string) listschema.MapAttribute {
 			"The provider's reserved `%s` keys cannot be given.", kind, platform.LabelPrefix),
 		ElementType: types.StringType,
 		Optional:    true,
-		Validators:  []validator.Map{reservedLabelsValidator{}},
+		Validators:  []validator.Map{labelKeysValidator{}},
 	}
 }
 

@@ -223,7 +223,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				MarkdownDescription: withPlatformNotes(labelsDescription("sandbox"), defs, platform.AttrSandboxLabels),
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Map{reservedLabelsValidator{}},
+				Validators:          []validator.Map{labelKeysValidator{}},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "The sandbox's state as the platform reports it, normalized: `running`, `paused`, " +

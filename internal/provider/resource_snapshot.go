@@ -189,7 +189,7 @@ func snapshotBaseSchema(ctx context.Context, defs []platform.Definition) schema.
 					"labels replaces the snapshot.", defs, platform.AttrSnapshotLabels),
 				ElementType: types.StringType,
 				Optional:    true,
-				Validators:  []validator.Map{reservedLabelsValidator{}},
+				Validators:  []validator.Map{labelKeysValidator{}},
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(snapshotLabelsChanged,
 					"Changing the labels replaces the snapshot.", "Changing the labels replaces the snapshot.")},
 			},

@@ -251,7 +251,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: withPlatformNotes(labelsDescription("template"), defs, platform.AttrTemplateLabels),
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Map{reservedLabelsValidator{}},
+				Validators:          []validator.Map{labelKeysValidator{}},
 			},
 			"public": schema.BoolAttribute{
 				MarkdownDescription: withPlatformNotes("Whether sandboxes of other accounts (teams) of the platform may start "+

@@ -126,7 +126,7 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: withPlatformNotes(labelsDescription("volume")+labelsNeedIdle, defs, platform.AttrVolumeLabels),
 				ElementType:         types.StringType,
 				Optional:            true,
-				Validators:          []validator.Map{reservedLabelsValidator{}},
+				Validators:          []validator.Map{labelKeysValidator{}},
 			},
 			"state":      computedString("The volume's state as the platform reports it (e.g. `available`, `in_use`)."),
 			"created_at": computedString("When the volume was created (RFC 3339)."),

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -26,7 +27,7 @@ func idAttribute(what string) schema.StringAttribute {
 
 // labelsDescription documents labels the same way on every resource.
 func labelsDescription(what string) string {
-	return fmt.Sprintf("Labels to put on the %s (the platform's labels or metadata). Keys starting with `%s` are reserved for the provider.",
+	return fmt.Sprintf("Labels to put on the %s (the platform's labels or metadata). Keys must not be empty; keys starting with `%s` are reserved for the provider.",
 		what, platform.LabelPrefix)
 }
 
@@ -39,24 +40,32 @@ func computedString(desc string) schema.StringAttribute {
 	}
 }
 
-// reservedLabelsValidator rejects user labels under the provider's prefix.
-type reservedLabelsValidator struct{}
+// labelKeysValidator rejects label keys no platform takes from a user: the
+// empty key (Docker keeps it, E2B and Fly refuse it at apply, and a filter
+// cannot name it) and keys under the provider's prefix.
+type labelKeysValidator struct{}
 
-var _ validator.Map = reservedLabelsValidator{}
+var _ validator.Map = labelKeysValidator{}
 
-func (reservedLabelsValidator) Description(_ context.Context) string {
-	return "label keys must not start with " + platform.LabelPrefix
+func (labelKeysValidator) Description(_ context.Context) string {
+	return "label keys must not be empty nor start with " + platform.LabelPrefix
 }
 
-func (v reservedLabelsValidator) MarkdownDescription(ctx context.Context) string {
+func (v labelKeysValidator) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
 }
 
-func (reservedLabelsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+func (labelKeysValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 	for k := range req.ConfigValue.Elements() {
+		if strings.TrimSpace(k) == "" {
+			resp.Diagnostics.AddAttributeError(req.Path, "Empty label key",
+				fmt.Sprintf("%s: the key %q is empty. Give every label a key of one or more characters that are not all spaces.",
+					req.Path, k))
+			continue
+		}
 		if platform.IsReservedLabel(k) {
 			resp.Diagnostics.AddAttributeError(req.Path, "Reserved label key",
 				fmt.Sprintf("%s: the key %q starts with %q, which is reserved for labels the provider sets itself. Use another key.",
