@@ -40,9 +40,9 @@ func computedString(desc string) schema.StringAttribute {
 	}
 }
 
-// labelKeysValidator rejects label keys no platform takes from a user: the
-// empty key (Docker keeps it, E2B and Fly refuse it at apply, and a filter
-// cannot name it) and keys under the provider's prefix.
+// labelKeysValidator rejects label keys no platform should take from a
+// user: the empty or blank key (some platforms keep it silently, others
+// refuse it only at apply) and keys under the provider's prefix.
 type labelKeysValidator struct{}
 
 var _ validator.Map = labelKeysValidator{}
