@@ -32,6 +32,9 @@ func badRows() []row {
 		{category: "names", name: "volume_too_long", platform: modal, config: vol(`name = "` + long256 + `"`),
 			want: w("Attribute name string length must be at most 255, got: 256")},
 		{category: "names", name: "volume_invalid_chars", platform: fly, config: vol(`name = "data/vol"`), want: volName("data/vol")},
+		// E2B's volume names have no '.', which the schema allows.
+		{category: "names", name: "e2b_volume_dot", platform: e2b, config: vol(`name = "data.v1"`),
+			want: w(`name = "data.v1": e2b volume names are letters, digits, '_' and '-' only.`, `Use a name such as "data-v1".`)},
 		{category: "names", name: "volume_empty", platform: daytona, config: vol(`name = ""`), want: w(`name = ""`, volName("")[0])},
 		{category: "names", name: "template_uppercase", platform: e2b, config: tpl("name  = \"Agent\"\nimage = \"alpine:3.20\""),
 			want: w("Attribute name must be lowercase letters and digits, optionally separated by single '.', '_' or '-'", "got: Agent")},
@@ -207,6 +210,14 @@ func badRows() []row {
 			want: w(`name = "nightly": fly snapshots have no name`, "remove name and find the snapshot by its source")},
 		{category: "snapshots", name: "volume_include_memory", platform: fly, config: snap("volume_id      = \"vol_1\"\ninclude_memory = true"),
 			want: w("These attributes cannot be configured together: [include_memory,volume_id]")},
+
+		// Network egress entries.
+		{category: "network", name: "e2b_allow_out_bad_cidr", platform: e2b,
+			config: box(e2b, "network {\n  internet  = false\n  allow_out = [\"10.0.0.0/33\"]\n}"),
+			want:   w(`allow_out entry "10.0.0.0/33" is not a valid IP address, CIDR block or host name: /33 is not a prefix length of that address.`)},
+		{category: "network", name: "e2b_allow_out_bad_address", platform: e2b,
+			config: box(e2b, "network {\n  internet  = true\n  allow_out = [\"10.0.0.1\", \"999.1.1.1\"]\n}"),
+			want:   w(`allow_out entry "999.1.1.1" is not a valid IP address, CIDR block or host name: it is not an IP address`)},
 
 		// Data-source filters.
 		{category: "filters", name: "snapshots_bad_regex", platform: e2b,

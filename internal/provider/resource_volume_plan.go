@@ -39,6 +39,7 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("region"), plan.Region)...)
 	}
 	replace := volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
+	volumeCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return

@@ -62,7 +62,8 @@ const (
 		"network settings change in place on a running box, and a paused or stopped one is resumed for the change " +
 		"and paused again"
 	docNetworkAllowOut = "CIDR blocks, addresses or host names (`example.com`, `*.example.com`); a host name needs " +
-		"`internet = false`, as E2B filters names only for a box denied everything else"
+		"`internet = false`, as E2B filters names only for a box denied everything else; an entry that is none of " +
+		"these (`10.0.0.0/33`, `999.1.1.1`) is a plan-time error naming it"
 	docNetworkDenyOut = "CIDR blocks or addresses only (E2B filters no host names out)"
 	docAutoResume     = "fixed when the box is created; needs `on_timeout = \"pause\"` (a box paused without its memory " +
 		"cannot be resumed by traffic)"

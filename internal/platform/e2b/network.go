@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -105,6 +106,11 @@ func networkProblems(n *platform.Network) []platform.Problem {
 	}
 	for _, a := range n.AllowOut {
 		switch {
+		case !isAddress(a) && !isHostPattern(a):
+			problem("allow_out", "allow_out entry not an address or host name on e2b",
+				fmt.Sprintf("allow_out entry %q is not a valid IP address, CIDR block or host name: %s. "+
+					"Give an address (10.0.0.1), a CIDR block (10.0.0.0/8) or a host name (example.com, *.example.com).",
+					a, whyNotAddress(a)))
 		case isAddress(a) && unspecified(a):
 			problem("allow_out", "allow_out entry unspecified on e2b",
 				fmt.Sprintf("allow_out entry %q is an unspecified address, which E2B refuses.", a))
@@ -115,6 +121,51 @@ func networkProblems(n *platform.Network) []platform.Problem {
 		}
 	}
 	return out
+}
+
+// isHostPattern reports whether s is a host name E2B can filter: DNS
+// labels of letters, digits and '-' joined by dots, optionally after "*."
+// (E2B matches "*.example.com" as any subdomain, and "*" as every name:
+// e2b-dev/infra, packages/shared/pkg/sandbox-network/firewall.go,
+// MatchDomainPattern). The last label is not all digits, so a malformed
+// address such as 999.1.1.1 is not taken for a name. E2B itself takes every
+// entry that is no address for a name (ParseAddressesAndDomains), so an
+// invalid CIDR would be a filter that never matches.
+func isHostPattern(s string) bool {
+	if s == "*" {
+		return true
+	}
+	name := strings.TrimPrefix(s, "*.")
+	if name == "" || len(name) > 253 {
+		return false
+	}
+	labels := strings.Split(strings.TrimSuffix(name, "."), ".")
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return false
+			}
+		}
+	}
+	return strings.Trim(labels[len(labels)-1], "0123456789") != ""
+}
+
+// whyNotAddress says what is wrong with an entry that is neither an
+// address nor a host name, as the address it most looks like.
+func whyNotAddress(s string) string {
+	if addr, bits, ok := strings.Cut(s, "/"); ok {
+		if _, err := netip.ParseAddr(addr); err != nil {
+			return fmt.Sprintf("%q is not an IP address", addr)
+		}
+		return fmt.Sprintf("/%s is not a prefix length of that address", bits)
+	}
+	if _, err := netip.ParseAddr(s); err != nil && strings.Trim(s, "0123456789.:abcdefABCDEF") == "" {
+		return "it is not an IP address (" + strings.TrimPrefix(err.Error(), "ParseAddr("+strconv.Quote(s)+"): ") + ")"
+	}
+	return "a host name is labels of letters, digits and '-' joined by dots"
 }
 
 // unspecified reports whether an address or CIDR has the unspecified

@@ -132,7 +132,7 @@ func (p *Platform) Capabilities() platform.Capabilities { return capabilitiesFor
 // labels (Inventory), a Dockerfile is checked against E2B's build steps
 // and a box's network rules against E2B's at plan time.
 func (p *Platform) Extensions() platform.Extensions {
-	return platform.Extensions{Inventory: p, TemplateSpecs: p, SandboxRules: sandboxRules{p: p}}
+	return platform.Extensions{Inventory: p, TemplateSpecs: p, SandboxRules: sandboxRules{p: p}, VolumeRules: volumeRules{}}
 }
 
 // Templates implements platform.Platform.

@@ -8,18 +8,27 @@
 //
 // Semantics, as E2B behaves (see shared/notes/platform-apis.md, section 1):
 //   - Auth: only X-API-Key equal to Options.APIKey; anything else is a 401.
+//   - The fake is slow and asynchronous by default, where E2B is: a build and
+//     a pause E2B makes on its own pass their transitional states for at
+//     least one read (below); Options.Instant settles them at once, for the
+//     tests that say why they need it. Creates, resumes and pauses by
+//     request are synchronous on E2B, and so here (pausing.go cites where).
 //   - Templates: POST /v3/templates with a name already in use is a new build
-//     of that template. A build waits until POST /v2/templates/{id}/builds/{b}
-//     starts it, then answers "building" to status polls until the
-//     Options.BuildPolls-th poll, which finds it "ready" (or "error", after
-//     FailNextBuild or when a step's files were never uploaded). Build files
+//     of that template. A build answers "waiting" until POST
+//     /v2/templates/{id}/builds/{b} starts it, then "building" to status polls
+//     until the Options.BuildPolls-th poll, which finds it "ready" (or
+//     "error", after FailNextBuild or when a step's files were never
+//     uploaded). A box from a template with no ready build is a 404. Build files
 //     are uploaded to the URL GET /templates/{id}/files/{hash} returns, which
 //     points back at the fake (UploadRoute).
 //   - Sandboxes: templateID may be a template ID or name (optionally
 //     "slug/name" and ":tag") or a snapshot ID. An omitted timeout is 15 s and
 //     recorded (SandboxView.TimeoutOmitted). Whenever a request arrives (or a
 //     view is read), running sandboxes whose end time is not after the clock
-//     are paused (autoPause) or removed. connect resumes a paused sandbox (201)
+//     begin to pause (autoPause) or are removed. A box that pauses on its own
+//     or out of band is "pausing" for Options.PauseReads reads (it shows as
+//     "paused"; a snapshot, timeout or network change of it is a 409, a pause
+//     is joined). connect resumes a paused sandbox (201)
 //     or only extends a running one's end (200); timeout overwrites the end of a
 //     running sandbox (a paused one is not found).
 //   - Snapshots are templates: they are listed by GET /snapshots (newest first)

@@ -94,6 +94,9 @@ func (s *Server) updateSandboxNetwork(c *call) reply {
 	if rep, ok := checkEgress(req.AllowOut, req.DenyOut); !ok {
 		return rep
 	}
+	if rep, refused := refusePausing(sb); refused {
+		return rep
+	}
 	if sb.state != stateRunning {
 		return errorReply(http.StatusNotFound, "Sandbox %q doesn't exist or you don't have access to it", sb.id)
 	}

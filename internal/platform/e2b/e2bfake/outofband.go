@@ -3,7 +3,8 @@ package e2bfake
 // Changes made "outside Terraform": what a user does in the E2B dashboard or
 // what E2B does on its own. An unknown ID is a test bug and fails the test.
 
-// PauseOutOfBand pauses a running sandbox (with memory), as a dashboard user would.
+// PauseOutOfBand pauses a running sandbox (with memory), as a dashboard user
+// would: it is pausing for Options.PauseReads reads before it is paused.
 func (s *Server) PauseOutOfBand(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -12,7 +13,7 @@ func (s *Server) PauseOutOfBand(id string) {
 		s.t.Errorf("e2bfake: PauseOutOfBand: no sandbox %q", id)
 		return
 	}
-	sb.state, sb.pauseMemory = statePaused, true
+	s.beginPause(sb, true)
 }
 
 // KillOutOfBand removes a sandbox, running or paused.

@@ -54,7 +54,7 @@ func detail(sb *sandbox) sandboxDetailJSON {
 	}
 	return sandboxDetailJSON{TemplateID: sb.templateID, Alias: sb.alias, SandboxID: sb.id, ClientID: fakeClientID,
 		StartedAt: sb.startedAt.UTC(), EndAt: sb.endAt.UTC(), EnvdVersion: envdVersion, CPUCount: sb.cpu, MemoryMB: sb.memMB,
-		DiskSizeMB: defaultDiskMB, Metadata: copyMap(sb.metadata), State: sb.state,
+		DiskSizeMB: defaultDiskMB, Metadata: copyMap(sb.metadata), State: apiState(sb),
 		Lifecycle:           &lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: onTimeout},
 		VolumeMounts:        append([]volumeMount{}, sb.volumeMounts...),
 		AllowInternetAccess: sb.allowInternetAccess, Network: sb.network.egress()}
@@ -101,9 +101,17 @@ func (s *Server) createSandbox(c *call) reply {
 	if t == nil {
 		return errorReply(http.StatusNotFound, "template %q not found", req.TemplateID)
 	}
+	// E2B starts a box only from a ready build assigned the tag
+	// (packages/db/queries/templates/get_template_with_build_by_tag.sql:
+	// status_group = 'ready'); a template whose build is still waiting or
+	// building, or failed, has none: 404 "tag ... does not exist"
+	// (api/internal/cache/templates/errors.go, templateTagNotFoundError).
 	b := t.readyBuild(tag)
 	if b == nil {
-		return errorReply(http.StatusBadRequest, "template %q has no successful build", req.TemplateID)
+		if tag == "" {
+			tag = defaultTag
+		}
+		return errorReply(http.StatusNotFound, "tag '%s' does not exist for template '%s'", tag, req.TemplateID)
 	}
 	timeout, omitted := defaultTimeout, req.Timeout == nil
 	if !omitted {
@@ -168,7 +176,9 @@ func (s *Server) getSandbox(c *call) reply {
 	if !ok {
 		return rep
 	}
-	return reply{status: http.StatusOK, body: detail(sb)}
+	d := detail(sb)
+	observed(sb)
+	return reply{status: http.StatusOK, body: d}
 }
 
 type listedSandboxJSON struct {
@@ -211,7 +221,7 @@ func (s *Server) listSandboxes(c *call) reply {
 	var matched []*sandbox
 	running := 0
 	for _, sb := range s.sandboxes {
-		if !listed(sb.listedFrom, c.now) || !want[sb.state] ||
+		if !listed(sb.listedFrom, c.now) || !want[apiState(sb)] ||
 			(tmpl != "" && tmpl != sb.templateID && tmpl != sb.alias && tmpl != sb.templateRef) || sb.startedAt.Before(after) {
 			continue
 		}
@@ -231,6 +241,7 @@ func (s *Server) listSandboxes(c *call) reply {
 	out := []listedSandboxJSON{}
 	for _, sb := range page {
 		d := detail(sb)
+		observed(sb)
 		out = append(out, listedSandboxJSON{TemplateID: d.TemplateID, Alias: d.Alias, SandboxID: d.SandboxID, ClientID: d.ClientID,
 			StartedAt: d.StartedAt, EndAt: d.EndAt, CPUCount: d.CPUCount, MemoryMB: d.MemoryMB, DiskSizeMB: d.DiskSizeMB,
 			Metadata: d.Metadata, State: d.State, EnvdVersion: d.EnvdVersion, VolumeMounts: d.VolumeMounts})
@@ -274,7 +285,15 @@ func (s *Server) pauseSandbox(c *call) reply {
 		}
 	}
 	if sb.state == statePaused {
-		return errorReply(http.StatusConflict, "sandbox %q is already paused", sb.id)
+		return errorReply(http.StatusConflict, "Error pausing sandbox - sandbox '%s' is already paused", sb.id)
+	}
+	// A pause already under way is joined: RemoveSandbox finds the
+	// transition started and returns nil, so the API answers 204
+	// (orchestrator/delete_instance.go, alreadyDone); a paused box is no
+	// longer in the store and is answered 409 (handlers/sandbox_pause.go,
+	// pauseHandleNotRunningSandbox).
+	if sb.state == statePausing {
+		return reply{status: http.StatusNoContent}
 	}
 	sb.state, sb.pauseMemory = statePaused, memory
 	sb.pauseCount++
@@ -307,6 +326,7 @@ func (s *Server) connectSandbox(c *call) reply {
 		return rep
 	}
 	end := c.now.Add(time.Duration(timeout) * time.Second)
+	finishPause(sb) // E2B waits out a pause under way, then resumes
 	if sb.state == statePaused {
 		sb.state, sb.startedAt, sb.endAt, sb.timeout = stateRunning, c.now, end, timeout
 		return s.sandboxReply(http.StatusCreated, sb)
@@ -326,6 +346,9 @@ func (s *Server) setSandboxTimeout(c *call) reply {
 	}
 	timeout, rep, ok := s.readTimeout(c)
 	if !ok {
+		return rep
+	}
+	if rep, refused := refusePausing(sb); refused {
 		return rep
 	}
 	if sb.state != stateRunning {

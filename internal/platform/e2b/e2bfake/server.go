@@ -26,8 +26,22 @@ type Options struct {
 	// APIKey is the only X-API-Key the fake accepts.
 	APIKey string
 	// BuildPolls is how many status polls a started build answers before it is
-	// ready (or failed): polls 1..BuildPolls-1 say "building". Default 2.
+	// ready (or failed): polls 1..BuildPolls-1 say "building". Default 2
+	// (1 with Instant): E2B builds in the background and its SDKs poll
+	// while the status is "waiting" or "building" (e2b-dev/E2B,
+	// packages/js-sdk/src/template/buildApi.ts, waitForBuildFinish).
 	BuildPolls int
+	// PauseReads is how many reads of a sandbox (GET /sandboxes/{id}, or a
+	// list that shows it) find it still pausing once it began to pause on
+	// its own (at its timeout with autoPause, or out of band), before it
+	// settles as paused. Default 1 (0 with Instant). A pause by request is
+	// over when its answer comes, as on E2B.
+	PauseReads int
+	// Instant settles every transition at once: a started build is ready (or
+	// failed) at its first status poll, and a box that pauses on its own is
+	// paused at once. The default is the slow path E2B takes; a test that
+	// sets Instant says why beside it.
+	Instant bool
 	// TeamSlug namespaces template and snapshot names ("slug/name") as E2B
 	// does for teams that have a slug. Default: no namespace.
 	TeamSlug string
@@ -76,6 +90,15 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	if opts.BuildPolls <= 0 {
 		opts.BuildPolls = 2
+		if opts.Instant {
+			opts.BuildPolls = 1
+		}
+	}
+	if opts.PauseReads <= 0 {
+		opts.PauseReads = 1
+		if opts.Instant {
+			opts.PauseReads = 0
+		}
 	}
 	if opts.MaxTimeoutSeconds <= 0 {
 		opts.MaxTimeoutSeconds = 86400

@@ -33,6 +33,9 @@ func (s *Server) createSnapshot(c *call) reply {
 	if !ok {
 		return rep
 	}
+	if rep, refused := refuseSnapshotOfPausing(sb); refused {
+		return rep
+	}
 	if sb.state != stateRunning {
 		return errorReply(http.StatusNotFound, "Sandbox %q doesn't exist or you don't have access to it", sb.id)
 	}

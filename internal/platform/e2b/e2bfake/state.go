@@ -50,6 +50,7 @@ type sandbox struct {
 	envdToken           string
 	pauseCount          int
 	pauseMemory         bool
+	pausingReads        int       // reads left before a pausing box settles (pausing.go)
 	listedFrom          time.Time // hidden from lists before (Options.ListLag)
 }
 
@@ -266,8 +267,7 @@ func (s *Server) expire(now time.Time) {
 			continue
 		}
 		if sb.autoPause {
-			sb.state = statePaused
-			sb.pauseMemory = sb.autoPauseMemory
+			s.beginPause(sb, sb.autoPauseMemory)
 			continue
 		}
 		delete(s.sandboxes, id)

@@ -14,9 +14,11 @@ type SandboxView struct {
 	// resolved to (a template or snapshot template ID).
 	TemplateRef string
 	TemplateID  string
-	State       string // "running" or "paused"
-	StartedAt   time.Time
-	EndAt       time.Time
+	State       string // "running" or "paused", as E2B reports it
+	// Pausing says the box is still pausing (it shows as "paused").
+	Pausing   bool
+	StartedAt time.Time
+	EndAt     time.Time
 	// Timeout is the last timeout in seconds; TimeoutOmitted says the create
 	// request left it out (E2B then uses 15 s, which a provider must avoid).
 	Timeout         int
@@ -111,7 +113,7 @@ func (s *Server) Sandboxes() []SandboxView {
 	all := fakeapi.Oldest(s.sandboxes, func(sb *sandbox) int64 { return sb.seq })
 	out := make([]SandboxView, 0, len(all))
 	for _, sb := range all {
-		v := SandboxView{ID: sb.id, TemplateRef: sb.templateRef, TemplateID: sb.templateID, State: sb.state,
+		v := SandboxView{ID: sb.id, TemplateRef: sb.templateRef, TemplateID: sb.templateID, State: apiState(sb), Pausing: sb.state == statePausing,
 			StartedAt: sb.startedAt, EndAt: sb.endAt, Timeout: sb.timeout, TimeoutOmitted: sb.timeoutOmitted,
 			AutoPause: sb.autoPause, AutoPauseMemory: sb.autoPauseMemory, AutoResume: sb.autoResume,
 			Metadata: copyMap(sb.metadata), EnvVars: copyMap(sb.envVars), PauseCount: sb.pauseCount,
