@@ -12,7 +12,10 @@ import (
 )
 
 func TestInventory(t *testing.T) {
-	f := newFixture(t, daytonafake.Options{})
+	// What the inventory makes of a list is the subject, not the list's lag
+	// behind a create, which an orphans run (long after the create) never
+	// meets.
+	f := newFixture(t, daytonafake.Options{ListLagLists: -1})
 	ctx := context.Background()
 	mine := f.box(t, "", platform.SandboxSpec{Name: "mine", Marks: platform.Marks{Owner: "ci", CreateToken: "t1"}})
 	f.post(t, "/sandbox", map[string]any{"name": "by-hand"})

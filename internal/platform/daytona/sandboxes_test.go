@@ -14,7 +14,9 @@ import (
 )
 
 func TestSandboxCreateAndRead(t *testing.T) {
-	f := newFixture(t, daytonafake.Options{})
+	// The list's label filter is checked right after the create: the list's
+	// lag (TestListLag in the fake) is left out.
+	f := newFixture(t, daytonafake.Options{ListLagLists: -1})
 	ctx := context.Background()
 	sb := f.box(t, "", platform.SandboxSpec{Name: "web", Marks: platform.Marks{Owner: "team", CreateToken: "tok1"},
 		Env: map[string]string{"A": "1"}, Labels: map[string]string{"app": "x"},
@@ -264,7 +266,8 @@ func TestCreateThrottled(t *testing.T) {
 // TestSandboxPaging: a list reads every cursor page and filters labels on
 // the server.
 func TestSandboxPaging(t *testing.T) {
-	f := newFixture(t, daytonafake.Options{})
+	// The pages are the subject, not the list's lag behind the creates.
+	f := newFixture(t, daytonafake.Options{ListLagLists: -1})
 	for i := range 205 {
 		f.post(t, "/sandbox", map[string]any{"name": fmt.Sprintf("b%03d", i),
 			"labels": map[string]string{platform.LabelManaged: "true", "set": fmt.Sprint(i % 2)}})

@@ -13,12 +13,24 @@
 //     X-Daytona-Organization-ID is a 403 (stricter than the server, which reads
 //     it for JWTs only). Errors are NestJS bodies {path, timestamp,
 //     statusCode, error, message} (filters/all-exceptions.filter.ts).
-//   - Asynchrony: the server reconciles state toward desiredState on crons;
-//     the fake settles each sandbox, snapshot or volume transition on its
-//     Options.Polls-th GET by id or name (earlier GETs show the intermediate
-//     state, e.g. creating → starting → started; lists do not count, and
-//     SettleAll finishes everything at once). A request that needs a box at rest
-//     while a change is pending gets StateChangeInProgressError (409).
+//   - Asynchrony: the server records a wish (desiredState) and reconciles
+//     state toward it on crons and runner jobs; the fake moves each object
+//     one transitional state per read by id or name (Options.Polls reads
+//     each), never by wall-clock time, and every state Daytona passes
+//     through is seen by a read before the object settles: a sandbox
+//     creating → started, starting, stopping, archiving, restoring (an
+//     archived box), resuming, pausing, resizing, snapshotting, destroying;
+//     a snapshot pending → pulling or building → active, removing; a volume
+//     pending_create → creating → ready, pending_delete → deleting →
+//     deleted. An action's answer shows where the box is going as the DTO
+//     does (a stop answers "stopping"). GET /sandbox leaves a new box out
+//     of the next list (Options.ListLagLists). Lists do not move
+//     transitions; SettleAll finishes everything at once, and
+//     Options.Instant settles each change inside its request, for tests
+//     whose subject is not the wait. A request that needs a box at rest
+//     while a change is pending gets StateChangeInProgressError (409); a
+//     box create from a snapshot not active, a mount of a volume not ready,
+//     are refused by name and state.
 //   - Snapshots: POST /snapshots (image or buildInfo, exclusive; image tag
 //     required, ":latest" refused; name unique per organization → 409;
 //     windows refused) goes pending → pulling|building → active, or error
@@ -41,6 +53,10 @@
 //     snapshot/delete follow sandbox.service.ts rule for rule, including
 //     pause and resume only for linux-vm and windows (422 otherwise),
 //     ephemeral boxes deleted on stop, memory snapshots only for windows.
+//     A snapshot of a box is not there while the box is snapshotting; the
+//     job inserts it active when done (a read of the box or of the
+//     snapshot's name moves the job on), or makes none when its name was
+//     taken meanwhile.
 //     Deleting renames the box at once (its name is free) and the GET that
 //     finds it destroyed answers 404. Labels, intervals, network settings
 //     and the public flag update in place. Lists page with cursors and, with

@@ -39,6 +39,10 @@ func (s *Server) startSandbox(c *call) reply {
 	if sb.state != sb.desired && (sb.desired != stateArchived || (sb.state != stateStopped && sb.state != stateArchiving)) {
 		return stateChangeInProgress()
 	}
+	// The box shows what start.action.ts moves it through: starting for a
+	// stopped box (sandbox-start.action.ts:584), restoring for an archived
+	// one, whose filesystem comes back from object storage on a runner
+	// (restoreSandboxOnNewRunner), resuming for a paused one.
 	via := stateStarting
 	switch sb.state {
 	case stateStopped:
@@ -59,7 +63,7 @@ func (s *Server) startSandbox(c *call) reply {
 		return rep
 	}
 	sb.desired, sb.updatedAt, sb.lastActivityAt = stateStarted, c.now, c.now
-	sb.begin(via, stateStarted, nil)
+	s.begin(sb, c.now, stateStarted, nil, via)
 	return s.sandboxReply(sb)
 }
 
@@ -83,16 +87,17 @@ func (s *Server) stopSandbox(c *call) reply {
 		return stateChangeInProgress()
 	}
 	sb.updatedAt, sb.lastActivityAt = c.now, c.now
+	// stop() only records the wish; the stop action moves the box to
+	// stopping and the runner's answer to stopped (sandbox-stop.action.ts:
+	// 38-60). An ephemeral box is soft-deleted instead.
 	if sb.ephemeral() {
 		s.softDelete(sb)
-		out := s.sandboxReply(sb)
-		sb.begin(stateDestroying, stateDestroyed, nil)
-		return out
+		s.begin(sb, c.now, stateDestroyed, nil, stateDestroying)
+		return s.sandboxReply(sb)
 	}
 	sb.desired = stateStopped
-	out := s.sandboxReply(sb)
-	sb.begin(stateStopping, stateStopped, nil)
-	return out
+	s.begin(sb, c.now, stateStopped, nil, stateStopping)
+	return s.sandboxReply(sb)
 }
 
 // pauseSandbox is pause() (sandbox.service.ts:2190-2240): started boxes of a
@@ -112,7 +117,7 @@ func (s *Server) pauseSandbox(c *call) reply {
 		return errorReply(http.StatusUnprocessableEntity, "Pausing is not supported for this sandbox")
 	}
 	sb.state, sb.desired, sb.updatedAt, sb.lastActivityAt = statePausing, statePaused, c.now, c.now
-	sb.begin(statePausing, statePaused, nil)
+	s.begin(sb, c.now, statePaused, nil, statePausing)
 	return s.sandboxReply(sb)
 }
 
@@ -139,7 +144,9 @@ func (s *Server) archiveSandbox(c *call) reply {
 		return errorReply(http.StatusBadRequest, "Ephemeral sandboxes cannot be archived")
 	}
 	sb.state, sb.desired, sb.updatedAt = stateArchiving, stateArchived, c.now
-	sb.begin(stateArchiving, stateArchived, nil)
+	// The archive action moves the filesystem to object storage before the
+	// box reads archived (sandbox-archive.action.ts:36-140).
+	s.begin(sb, c.now, stateArchived, nil, stateArchiving)
 	return s.sandboxReply(sb)
 }
 
@@ -195,7 +202,7 @@ func (s *Server) resizeSandbox(c *call) reply {
 	}
 	previous := sb.state
 	sb.state, sb.updatedAt = stateResizing, c.now
-	sb.begin(stateResizing, previous, func(time.Time) { sb.cpu, sb.mem, sb.disk = cpu, mem, disk })
+	s.begin(sb, c.now, previous, func(time.Time) { sb.cpu, sb.mem, sb.disk = cpu, mem, disk }, stateResizing)
 	return s.sandboxReply(sb)
 }
 
@@ -281,7 +288,7 @@ func (s *Server) recoverSandbox(c *call) reply {
 	sb.updatedAt, sb.lastActivityAt = c.now, c.now
 	if c.query.Get("skipStart") != "true" {
 		sb.desired = stateStarted
-		sb.begin(stateStarting, stateStarted, nil)
+		s.begin(sb, c.now, stateStarted, nil, stateStarting)
 	}
 	return s.sandboxReply(sb)
 }
@@ -289,10 +296,12 @@ func (s *Server) recoverSandbox(c *call) reply {
 // snapshotSandbox is createSnapshotFromSandbox (sandbox.service.ts:
 // 1297-1439): started or stopped boxes not in a state change; memory only for
 // Windows, which needs started for memory and stopped for the filesystem.
-// The box shows "snapshotting" until it settles back. The new snapshot is
-// created at once in "pending" (the server persists it when the runner's job
-// ends) with the box's class and sizes; a name already taken is a 409 here,
-// where the server would fail the job.
+// The box shows "snapshotting" until the runner's commit and push end
+// (runV0SnapshotFromSandbox, 1441-1500); only then is the snapshot
+// inserted, already "active" (persist-snapshot-from-sandbox.util.ts:56-76),
+// so until then no read finds it. A name taken by then fails the insert
+// (23505, :80-84): the box goes back to its state and no snapshot is made;
+// the request itself checks no name.
 func (s *Server) snapshotSandbox(c *call) reply {
 	sb, rep, ok := s.sandboxOr404(c)
 	if !ok {
@@ -321,16 +330,24 @@ func (s *Server) snapshotSandbox(c *call) reply {
 	} else if req.IncludeMemory {
 		return errorReply(http.StatusBadRequest, "includeMemory is only supported for Windows sandboxes")
 	}
-	if s.snapshotByOwnName(req.Name) != nil {
-		return errorReply(http.StatusConflict, "Snapshot with name %q already exists for this organization", req.Name)
-	}
-	sn := &snapshot{seq: s.nextSeq(), id: fakeapi.UUID(), name: req.Name, state: snapPending, cpu: sb.cpu, gpu: sb.gpu,
-		mem: sb.mem, disk: sb.disk, class: sb.class, createdAt: c.now, updatedAt: c.now, fromSandbox: sb.id}
-	sn.ref = "daytona-internal/snapshot-" + sn.id[:8] + ":fake"
-	sn.tr = &transition{via: snapPending, to: snapActive, done: sn.activated}
-	s.snapshots[sn.id] = sn
 	previous := sb.state
-	sb.state, sb.updatedAt = stateSnapshotting, c.now
-	sb.begin(stateSnapshotting, previous, nil)
+	sb.state, sb.updatedAt, sb.makingSnapshot = stateSnapshotting, c.now, req.Name
+	s.begin(sb, c.now, previous, func(now time.Time) {
+		sb.makingSnapshot = ""
+		s.persistSnapshot(sb, req.Name, now)
+	}, stateSnapshotting)
 	return s.sandboxReply(sb)
+}
+
+// persistSnapshot inserts the snapshot a box's snapshot job made, unless
+// its name was taken meanwhile.
+func (s *Server) persistSnapshot(sb *sandbox, name string, now time.Time) {
+	if s.snapshotByOwnName(name) != nil {
+		return
+	}
+	sn := &snapshot{seq: s.nextSeq(), id: fakeapi.UUID(), name: name, state: snapActive, cpu: sb.cpu, gpu: sb.gpu,
+		mem: sb.mem, disk: sb.disk, class: sb.class, createdAt: now, fromSandbox: sb.id}
+	sn.ref = "daytona-internal/snapshot-" + sn.id[:8] + ":fake"
+	sn.activated(now)
+	s.snapshots[sn.id] = sn
 }

@@ -87,7 +87,7 @@ func (s *Server) sandboxDTO(sb *sandbox) sandboxJSON {
 	out := sandboxJSON{ID: sb.id, OrganizationID: s.opts.OrganizationID, Name: sb.name, Snapshot: sb.snapshot, User: sb.user,
 		Env: copyMap(sb.env), Labels: copyMap(sb.labels), Public: sb.public, NetworkBlockAll: sb.networkBlockAll,
 		NetworkAllowList: sb.networkAllowList, DomainAllowList: sb.domainAllowList, Target: sb.region,
-		CPU: sb.cpu, GPU: sb.gpu, Memory: sb.mem, Disk: sb.disk, State: sb.state, DesiredState: sb.desired,
+		CPU: sb.cpu, GPU: sb.gpu, Memory: sb.mem, Disk: sb.disk, State: shownState(sb), DesiredState: sb.desired,
 		ErrorReason: sb.errorReason, Recoverable: sb.recoverable, BackupState: "None",
 		AutoStopInterval: sb.autoStop, AutoArchiveInterval: sb.autoArchive, AutoDeleteInterval: sb.autoDelete,
 		Volumes: append([]sandboxVolume{}, sb.volumes...), CreatedAt: stamp(sb.createdAt), UpdatedAt: stamp(sb.updatedAt),
@@ -99,6 +99,32 @@ func (s *Server) sandboxDTO(sb *sandbox) sandboxJSON {
 		out.RunnerID = fakeRunnerID
 	}
 	return out
+}
+
+// shownState is SandboxDto.getSandboxState (dto/sandbox.dto.ts:371-398):
+// a box whose wish is recorded but not yet acted on shows where it is
+// going, so a stop's answer already reads "stopping" and a start's
+// "starting".
+func shownState(sb *sandbox) string {
+	switch sb.state {
+	case stateStarted:
+		switch sb.desired {
+		case stateStopped:
+			return stateStopping
+		case stateDestroyed:
+			return stateDestroying
+		}
+	case stateStopped:
+		switch sb.desired {
+		case stateStarted:
+			return stateStarting
+		case stateDestroyed:
+			return stateDestroying
+		case stateArchived:
+			return stateArchiving
+		}
+	}
+	return sb.state
 }
 
 func (s *Server) sandboxReply(sb *sandbox) reply {
@@ -196,7 +222,8 @@ func (s *Server) createSandbox(c *call) reply {
 		user: req.User, env: copyMap(req.Env), labels: copyMap(req.Labels), public: req.Public, class: sn.class,
 		cpu: sn.cpu, gpu: sn.gpu, mem: sn.mem, disk: sn.disk, state: stateCreating, desired: stateStarted,
 		autoStop: defaultAutoStop, autoArchive: defaultAutoArchive, autoDelete: autoDelete, volumes: volumes,
-		createdAt: c.now, updatedAt: c.now, lastActivityAt: c.now, listedFrom: c.now.Add(s.opts.ListLag)}
+		createdAt: c.now, updatedAt: c.now, lastActivityAt: c.now, listedFrom: c.now.Add(s.opts.ListLag),
+		listedAfter: s.lists + s.opts.ListLagLists}
 	if sb.name == "" {
 		sb.name = sb.id // the entity names an unnamed box after its id
 	}
@@ -234,7 +261,11 @@ func (s *Server) createSandbox(c *call) reply {
 	if other := s.sandboxByName(sb.name); other != nil {
 		return errorReply(http.StatusConflict, "Sandbox with name %s already exists", req.Name)
 	}
-	sb.begin(stateStarting, stateStarted, nil)
+	// The box is inserted in "unknown", which the DTO shows as "creating"
+	// (dto/sandbox.dto.ts:392-395), until the start action has the runner
+	// create it ("creating", sandbox-start.action.ts:412-462) and finds it
+	// started (619-640).
+	s.begin(sb, c.now, stateStarted, nil, stateCreating)
 	s.sandboxes[sb.id] = sb
 	// SandboxCreatedEvent updates lastUsedAt of the snapshot and the
 	// volumes (snapshot.service.ts:710-727, volume.service.ts:307-325).
@@ -359,9 +390,16 @@ func (s *Server) deleteSandbox(c *call) reply {
 		return stateChangeInProgress()
 	}
 	s.softDelete(sb)
-	out := s.sandboxReply(sb)
-	sb.begin(stateDestroying, stateDestroyed, nil)
-	return out
+	// The destroy action has the runner remove the box ("destroying",
+	// sandbox-destroy.action.ts:45-63); an archived box has nothing on a
+	// runner and is destroyed by the action's first run (34-35), reading
+	// archived until then.
+	via := stateDestroying
+	if sb.state == stateArchived {
+		via = stateArchived
+	}
+	s.begin(sb, c.now, stateDestroyed, nil, via)
+	return s.sandboxReply(sb)
 }
 
 // stateChangeInProgress is StateChangeInProgressError
@@ -395,9 +433,12 @@ func (s *Server) listSandboxes(c *call) reply {
 		snapshots[sn] = true
 	}
 	includeErrored := c.query.Get("includeErroredDeleted") == "true"
+	if c.query.Get("cursor") == "" {
+		s.lists++ // a new walk; its later pages see what its first saw
+	}
 	var matched []*sandbox
 	for _, sb := range s.sandboxes {
-		if c.now.Before(sb.listedFrom) || sb.state == stateDestroyed || (len(states) > 0 && !states[sb.state]) ||
+		if c.now.Before(sb.listedFrom) || s.lists <= sb.listedAfter || sb.state == stateDestroyed || (len(states) > 0 && !states[sb.state]) ||
 			(len(classes) > 0 && !classes[sb.class]) || (len(snapshots) > 0 && !snapshots[sb.snapshot]) {
 			continue
 		}

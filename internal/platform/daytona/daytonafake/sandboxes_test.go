@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// A box is created "creating", settles to started after the polls, stops,
-// starts, archives, restores and is deleted; every answer passes the spec.
+// A box is created "creating", reads creating once and then started,
+// stops, starts, archives, restores and is deleted, each change seen by a
+// read in its transitional state; every answer passes the spec.
 func TestSandboxLifecycle(t *testing.T) {
 	srv, api, _ := newTest(t, Options{})
 	var created sandboxOut
@@ -14,8 +15,8 @@ func TestSandboxLifecycle(t *testing.T) {
 	if created.State != stateCreating || created.DesiredState != stateStarted {
 		t.Fatalf("create answered %s/%s, want creating/started", created.State, created.DesiredState)
 	}
-	if got := api.sandbox("box"); got.State != stateStarting {
-		t.Fatalf("first GET: %s, want starting", got.State)
+	if got := api.sandbox("box"); got.State != stateCreating {
+		t.Fatalf("first GET: %s, want creating", got.State)
 	}
 	if got := api.sandbox(created.ID); got.State != stateStarted || got.Snapshot != DefaultSnapshotName ||
 		got.AutoStopInterval != 15 || got.AutoArchiveInterval != 10080 || got.AutoDeleteInterval != -1 || got.SandboxClass != ClassContainer {
@@ -24,8 +25,8 @@ func TestSandboxLifecycle(t *testing.T) {
 
 	var stopped sandboxOut
 	api.must(http.StatusOK, "POST", "/sandbox/box/stop", nil).decode(t, &stopped)
-	if stopped.State != stateStarted || stopped.DesiredState != stateStopped {
-		t.Fatalf("stop answered %s/%s", stopped.State, stopped.DesiredState)
+	if stopped.State != stateStopping || stopped.DesiredState != stateStopped {
+		t.Fatalf("stop answered %s/%s, want stopping/stopped", stopped.State, stopped.DesiredState)
 	}
 	api.refuse(http.StatusConflict, "state change in progress", "POST", "/sandbox/box/start", nil)
 	api.waitSandbox(created.ID, stateStopped)

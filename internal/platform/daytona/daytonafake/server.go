@@ -27,10 +27,26 @@ type Options struct {
 	// OrganizationID is the organization the key belongs to. A request with
 	// another X-Daytona-Organization-ID is a 403. Default: a fixed UUID.
 	OrganizationID string
-	// Polls is how many GETs of a sandbox, snapshot or volume in a
-	// transitional state answer that state: the Polls-th GET finds it
-	// settled. Default 2.
+	// Polls is how many reads (GETs by id or name) each transitional state
+	// of a sandbox, snapshot or volume answers before the next; the read
+	// after the last finds it settled. Default 1: every state Daytona
+	// passes through (sandbox creating, starting, stopping, archiving,
+	// destroying...; snapshot pending then pulling or building; volume
+	// pending_create then creating) is seen by one read. Lists do not move
+	// transitions on.
 	Polls int
+	// Instant settles every transition inside the request that begins it
+	// (the answer shows the settled state) and lists every box at once.
+	// Daytona never answers so; it is for tests whose subject is not the
+	// wait (each says why it needs it).
+	Instant bool
+	// ListLagLists is how many lists (GET /sandbox without a cursor) leave
+	// out a box created since: Daytona's cloud answers the list from an
+	// OpenSearch index the API publishes to after the insert
+	// (sandbox-search.provider.ts, sandbox-opensearch-search.adapter.ts), so
+	// a box made a moment ago may be missing. Default 1; negative: none.
+	// Reads by id or name find the box at once.
+	ListLagLists int
 	// DefaultSnapshot is the snapshot a sandbox create without "snapshot"
 	// uses (the server's DEFAULT_SNAPSHOT, configuration.ts:65). The fake
 	// seeds it as a general, active container snapshot. Default
@@ -100,6 +116,7 @@ type Server struct {
 	storage   *objectStore
 	failNext  *buildFailure
 	creates   []time.Time // accepted POST /sandbox, for CreateRateLimit
+	lists     int         // GET /sandbox without a cursor, for ListLagLists
 	execRuns  []ExecRun   // commands run through the toolbox proxy
 }
 
@@ -114,7 +131,13 @@ func New(t testing.TB, opts Options) *Server {
 		opts.OrganizationID = DefaultOrganizationID
 	}
 	if opts.Polls <= 0 {
-		opts.Polls = 2
+		opts.Polls = 1
+	}
+	if opts.ListLagLists == 0 {
+		opts.ListLagLists = 1
+	}
+	if opts.ListLagLists < 0 || opts.Instant {
+		opts.ListLagLists = 0
 	}
 	if opts.DefaultSnapshot == "" {
 		opts.DefaultSnapshot = DefaultSnapshotName

@@ -15,31 +15,44 @@ func settle(tr **transition, state *string, now time.Time) {
 	}
 }
 
-// poll counts one GET of an object in transition: the first GETs show the
-// transition's intermediate state, the Options.Polls-th finds it settled.
+// poll counts one read of an object in transition. Each of the
+// transition's stages answers Options.Polls reads, in order; the read after
+// the last finds the object settled. Daytona's managers move an object one
+// step per cron run or job (sandbox.manager.ts:97, 173, 233, 831;
+// snapshot.manager.ts; volume.manager.ts), so a client that reads often
+// sees every step; the fake counts reads instead of seconds.
 func (s *Server) poll(tr **transition, state *string, now time.Time) {
 	t := *tr
 	if t == nil {
 		return
 	}
-	t.polls++
-	if t.polls >= s.opts.Polls {
+	stage := t.reads / s.opts.Polls
+	t.reads++
+	if stage >= len(t.stages) {
 		settle(tr, state, now)
 		return
 	}
-	if t.via != "" {
-		*state = t.via
+	*state = t.stages[stage]
+}
+
+// startTransition puts t on an object. With Options.Instant it settles at
+// once, inside the request that began it.
+func (s *Server) startTransition(tr **transition, state *string, t *transition, now time.Time) {
+	*tr = t
+	if s.opts.Instant {
+		settle(tr, state, now)
 	}
 }
 
-// begin starts a sandbox transition toward to (desired), showing via.
-func (sb *sandbox) begin(via, to string, done func(now time.Time)) {
-	sb.tr = &transition{via: via, to: to, done: func(now time.Time) {
+// begin starts a sandbox transition toward to (desired), showing stages to
+// the reads in between.
+func (s *Server) begin(sb *sandbox, now time.Time, to string, done func(now time.Time), stages ...string) {
+	s.startTransition(&sb.tr, &sb.state, &transition{stages: stages, to: to, done: func(now time.Time) {
 		sb.updatedAt, sb.lastActivityAt = now, now
 		if done != nil {
 			done(now)
 		}
-	}}
+	}}, now)
 }
 
 func (s *Server) pollSandbox(sb *sandbox, now time.Time) { s.poll(&sb.tr, &sb.state, now) }

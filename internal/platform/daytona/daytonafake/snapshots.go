@@ -161,20 +161,23 @@ func (s *Server) createSnapshot(c *call) reply {
 	if req.BuildInfo != nil {
 		sn.build = &buildInfo{dockerfile: req.BuildInfo.DockerfileContent, hashes: append([]string{}, req.BuildInfo.ContextHashes...), createdAt: c.now}
 		sn.ref = "daytona-internal/build-" + sn.id[:8] + ":fake"
-		s.startBuild(sn, fail)
+		s.startBuild(sn, fail, c.now)
 	} else {
 		sn.ref = req.ImageName
-		s.startPull(sn, fail)
+		s.startPull(sn, fail, c.now)
 	}
 	s.snapshots[sn.id] = sn
 	return reply{status: http.StatusOK, body: s.snapshotDTO(sn)}
 }
 
 // startPull queues pending → pulling → active, or "error" as a failed pull
-// ends (snapshot.manager.ts:1165).
-func (s *Server) startPull(sn *snapshot, fail *buildFailure) {
+// ends (snapshot.manager.ts:1165): the check-snapshot-state cron (every
+// 10 s, :846-910) finds the snapshot pending, starts the pull on a runner
+// and marks it pulling (handleSnapshotStatePending, :1225-1283), and a
+// later run finds the runner done (handleCheckInitialRunnerSnapshot).
+func (s *Server) startPull(sn *snapshot, fail *buildFailure, now time.Time) {
 	sn.logs = append(sn.logs, "Pulling image "+sn.imageName)
-	sn.tr = &transition{via: snapPulling, to: snapActive, done: func(now time.Time) {
+	s.startTransition(&sn.tr, &sn.state, &transition{stages: []string{snapPending, snapPulling}, to: snapActive, done: func(now time.Time) {
 		sn.updatedAt = now
 		if fail != nil {
 			sn.state, sn.errorReason = snapError, strPtr(fail.reason)
@@ -183,16 +186,18 @@ func (s *Server) startPull(sn *snapshot, fail *buildFailure) {
 		}
 		sn.logs = append(sn.logs, "Image pulled")
 		sn.activated(now)
-	}}
+	}}, now)
 }
 
 // startBuild queues pending → building → active, or "build_failed" as a
 // failed build ends (snapshot.manager.ts:1192). A context hash the client
 // never uploaded to object storage makes the build fail: the runner would
 // not find the context to COPY from (the reason is the fake's wording).
-func (s *Server) startBuild(sn *snapshot, fail *buildFailure) {
+// A snapshot with buildInfo goes building where another would go pulling
+// (snapshot.manager.ts:1241-1244).
+func (s *Server) startBuild(sn *snapshot, fail *buildFailure, now time.Time) {
 	sn.logs = append(sn.logs, "Building snapshot "+sn.name)
-	sn.tr = &transition{via: snapBuilding, to: snapActive, done: func(now time.Time) {
+	s.startTransition(&sn.tr, &sn.state, &transition{stages: []string{snapPending, snapBuilding}, to: snapActive, done: func(now time.Time) {
 		sn.updatedAt = now
 		for _, h := range sn.build.hashes {
 			if !s.storage.hasContext(s.opts.OrganizationID, h) {
@@ -209,7 +214,7 @@ func (s *Server) startBuild(sn *snapshot, fail *buildFailure) {
 		}
 		sn.logs = append(sn.logs, "Successfully built snapshot "+sn.name)
 		sn.activated(now)
-	}}
+	}}, now)
 }
 
 func nonEmpty(list []string) []string {
@@ -275,6 +280,15 @@ func (s *Server) snapshotByID(c *call) (*snapshot, reply, bool) {
 func (s *Server) getSnapshot(c *call) reply {
 	sn := s.findSnapshot(c.params["id"])
 	if sn == nil {
+		// A snapshot a box's job is still making is not there yet
+		// (snapshotSandbox); the read moves the job on as a read of the
+		// box would.
+		for _, sb := range s.sandboxes {
+			if sb.makingSnapshot != "" && sb.makingSnapshot == c.params["id"] {
+				s.pollSandbox(sb, c.now)
+				break
+			}
+		}
 		return errorReply(http.StatusNotFound, "Snapshot %s not found", c.params["id"])
 	}
 	s.pollSnapshot(sn, c.now)
@@ -389,8 +403,11 @@ func (s *Server) deleteSnapshot(c *call) reply {
 	if sn.general {
 		return errorReply(http.StatusForbidden, "You cannot delete a general snapshot")
 	}
+	// The snapshot reads removing until the check-snapshot-state cron's
+	// handleSnapshotStateRemoving (snapshot.manager.ts:908) deletes it.
 	sn.state, sn.updatedAt = snapRemoving, c.now
-	sn.tr = &transition{via: snapRemoving, to: snapRemoving, done: func(time.Time) { sn.removed = true }}
+	s.startTransition(&sn.tr, &sn.state, &transition{stages: []string{snapRemoving}, to: snapRemoving,
+		done: func(time.Time) { sn.removed = true }}, c.now)
 	return reply{status: http.StatusOK}
 }
 
@@ -412,7 +429,7 @@ func (s *Server) activateSnapshot(c *call) reply {
 		return errorReply(http.StatusBadRequest, "Snapshot deactivation is still in progress. Please try again in a few minutes.")
 	}
 	sn.state, sn.updatedAt = snapPending, c.now
-	sn.tr = &transition{via: snapPulling, to: snapActive, done: sn.activated}
+	s.startTransition(&sn.tr, &sn.state, &transition{stages: []string{snapPending, snapPulling}, to: snapActive, done: sn.activated}, c.now)
 	return reply{status: http.StatusOK, body: s.snapshotDTO(sn)}
 }
 

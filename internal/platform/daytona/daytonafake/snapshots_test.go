@@ -9,7 +9,8 @@ import (
 )
 
 // Snapshots settle from pending through pulling (image) or building
-// (buildInfo) to active, or fail as the build or pull fails.
+// (buildInfo) to active, or fail as the build or pull fails; a read sees
+// each state.
 func TestSnapshotBuilds(t *testing.T) {
 	cases := []struct {
 		name       string
@@ -49,8 +50,11 @@ func TestSnapshotBuilds(t *testing.T) {
 			if created.State != snapPending {
 				t.Fatalf("created %s", created.State)
 			}
+			if got := api.snapshot(created.ID); got.State != snapPending {
+				t.Fatalf("first poll %s, want pending", got.State)
+			}
 			if got := api.snapshot(created.ID); got.State != tc.via {
-				t.Fatalf("first poll %s, want %s", got.State, tc.via)
+				t.Fatalf("second poll %s, want %s", got.State, tc.via)
 			}
 			name, _ := tc.body["name"].(string)
 			got := api.snapshot(name)

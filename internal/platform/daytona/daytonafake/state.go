@@ -72,14 +72,14 @@ const (
 	fakeRunnerID       = "8f7b5c1e-2d3a-4b6c-9e0f-1a2b3c4d5e6f"
 )
 
-// transition is a state change in progress: what the object shows to GETs
+// transition is a state change in progress: the states it shows to reads
 // until it settles, and what it becomes. The server's managers reconcile
 // state toward desiredState on crons every 5-10 s (sandbox.manager.ts:97,
-// 173, 233, 831); the fake settles on the Options.Polls-th GET instead.
+// 173, 233, 831); the fake moves on by reads instead (Options.Polls).
 type transition struct {
-	via   string // shown from the first GET on
-	to    string // the state it settles in
-	polls int
+	stages []string // shown in order, each to Options.Polls reads
+	to     string   // the state it settles in
+	reads  int
 	// done applies what settling changes besides the state (resized
 	// resources, a failed build's reason...).
 	done func(now time.Time)
@@ -102,6 +102,7 @@ type sandbox struct {
 	mem, disk        int
 	state, desired   string
 	tr               *transition
+	makingSnapshot   string // the name of the snapshot its job is making
 	errorReason      string
 	recoverable      bool
 	autoStop         int
@@ -112,6 +113,7 @@ type sandbox struct {
 	updatedAt        time.Time
 	lastActivityAt   time.Time
 	listedFrom       time.Time // hidden from GET /sandbox before (Options.ListLag)
+	listedAfter      int       // hidden from lists up to this one (Options.ListLagLists)
 }
 
 // pending mirrors the entity's flag: a state change is under way. The

@@ -48,7 +48,11 @@ func (s *Server) createVolume(c *call) reply {
 	if s.volumeByName(v.name) != nil {
 		return errorReply(http.StatusBadRequest, "Volume with name %s already exists", v.name)
 	}
-	v.tr = &transition{via: volCreating, to: volReady, done: func(now time.Time) { v.updatedAt = now }}
+	// The volume manager's cron (every 5 s, volume.manager.ts:108-170)
+	// takes a pending_create volume to creating (:188) and, once its bucket
+	// exists, to ready (:229).
+	s.startTransition(&v.tr, &v.state, &transition{stages: []string{volPendingCreate, volCreating}, to: volReady,
+		done: func(now time.Time) { v.updatedAt = now }}, c.now)
 	s.volumes[v.id] = v
 	return reply{status: http.StatusOK, body: s.volumeDTO(v)}
 }
@@ -120,9 +124,10 @@ func (s *Server) deleteVolume(c *call) reply {
 
 func (s *Server) beginVolumeDelete(v *volume, now time.Time) {
 	v.state, v.updatedAt = volPendingDelete, now
-	v.tr = &transition{via: volDeleting, to: volDeleted, done: func(now time.Time) {
-		v.name, v.updatedAt = v.name+"-deleted", now
-	}}
+	// pending_delete → deleting (volume.manager.ts:250) → deleted and
+	// renamed (:272-284).
+	s.startTransition(&v.tr, &v.state, &transition{stages: []string{volPendingDelete, volDeleting}, to: volDeleted,
+		done: func(now time.Time) { v.name, v.updatedAt = v.name+"-deleted", now }}, now)
 }
 
 // volumeUser is a sandbox whose desired state is not "destroyed" and that
