@@ -70,7 +70,7 @@ func (s *Server) DestroyMachineOutOfBand(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m := s.machineForOOB("DestroyMachineOutOfBand", id); m != nil {
-		s.beginDestroy(m)
+		s.beginDestroy(m, s.clock.Now())
 		settle(m, s.clock.Now())
 		m.gone = true
 	}

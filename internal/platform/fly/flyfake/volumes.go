@@ -301,7 +301,7 @@ func (s *Server) addSnapshot(v *volume, at time.Time, automatic bool) {
 		sizeBytes: v.sizeGB * snapshotSizeBytesPerGB, volumeSizeGB: v.sizeGB, digest: randHex(64),
 		retentionDays: v.snapshotRetention, createdAt: at, automatic: automatic,
 	}
-	if automatic {
+	if automatic || s.opts.Instant {
 		sn.status = SnapshotCreated
 	}
 	s.snaps[sn.id] = sn
