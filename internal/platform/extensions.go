@@ -20,6 +20,9 @@ type Extensions struct {
 	// SnapshotRules judges a planned snapshot against the platform's rules
 	// that depend on its source (the box's class, its state).
 	SnapshotRules SnapshotRules
+	// VolumeRules judges a planned volume against the platform's rules
+	// that no attribute row carries (a name pattern, a restore's size).
+	VolumeRules VolumeRules
 	// TemplateActivation activates a template the platform deactivated
 	// (Status TemplateInactive) in place.
 	TemplateActivation TemplateActivator
@@ -45,6 +48,16 @@ type TemplateActivator interface {
 // plan-time error on the attribute it names.
 type SnapshotRules interface {
 	CheckSnapshot(ctx context.Context, spec SnapshotSpec) []Problem
+}
+
+// VolumeRules judges a planned volume against rules no attribute row can
+// express, such as Fly's: a volume name of at most 30 letters, digits and
+// underscores, and a restore at least as large as the volume the snapshot
+// was taken of. It is called from the volume's plan with the known values
+// (an unknown one is zero) and may read the platform; every problem is a
+// plan-time error on the attribute it names.
+type VolumeRules interface {
+	CheckVolume(ctx context.Context, spec VolumeSpec) []Problem
 }
 
 // SandboxRules judges a planned box against rules that span attributes or

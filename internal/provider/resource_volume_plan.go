@@ -39,6 +39,10 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("region"), plan.Region)...)
 	}
 	replace := volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
+	if state == nil || !plan.Name.Equal(state.Name) || !plan.FromSnapshotID.Equal(state.FromSnapshotID) {
+		// A new volume, or one a new name or source replaces.
+		volumeCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
+	}
 	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return
@@ -99,4 +103,30 @@ func volumeKnownInts(vs ...interface {
 		}
 	}
 	return true
+}
+
+// volumeCheckRules asks the platform's VolumeRules about the planned
+// volume, with its known values (an unknown one is zero, which a rule
+// leaves to the apply).
+func volumeCheckRules(ctx context.Context, plat platform.Platform, plan volumeModel, diags *diag.Diagnostics) {
+	rules := plat.Extensions().VolumeRules
+	if rules == nil {
+		return
+	}
+	spec := platform.VolumeSpec{}
+	if !plan.Name.IsUnknown() {
+		spec.Name = plan.Name.ValueString()
+	}
+	if !plan.SizeGB.IsUnknown() {
+		spec.SizeGB = plan.SizeGB.ValueInt64()
+	}
+	if !plan.FromSnapshotID.IsUnknown() {
+		spec.FromSnapshotID = plan.FromSnapshotID.ValueString()
+	}
+	if !plan.Region.IsUnknown() {
+		spec.Region = plan.Region.ValueString()
+	}
+	for _, p := range rules.CheckVolume(ctx, spec) {
+		diags.AddAttributeError(path.Root(p.Attribute), p.Summary, p.Detail)
+	}
 }

@@ -149,6 +149,7 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 		}
 		created.ID = found.ID
 	}
+	s.p.remember(created.ID, spec.Name)
 	if !skip {
 		// GET .../wait?state=started, bounded by ctx (the create timeout).
 		if err := s.p.waitMachine(ctx, created.ID, "", flyStarted); err != nil {
@@ -195,6 +196,15 @@ func (s *sandboxes) checkMountRegion(ctx context.Context, volumeID, region, name
 // box, made by an apply killed before it saved it: the error then says
 // how to import it, rather than only that the volume is taken.
 func (s *sandboxes) mountedBy(ctx context.Context, volumeID, machineID, name string) error {
+	if holder, here := s.p.madeHere(machineID); here {
+		// Both boxes are of this apply: two sbx_sandbox mount one volume.
+		who := "machine " + machineID
+		if holder != "" {
+			who += fmt.Sprintf(" (sandbox %q)", holder)
+		}
+		return &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by " + who +
+			", which this apply created: two sbx_sandbox mount this volume, and Fly mounts a volume on one machine only; give each sandbox its own sbx_volume"}
+	}
 	taken := &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by machine " + machineID + " (Fly: one machine per volume)"}
 	m, err := s.Get(ctx, machineID)
 	if err != nil || m.Labels[platform.LabelManaged] != "true" {

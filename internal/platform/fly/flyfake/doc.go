@@ -109,7 +109,7 @@
 //     the machine's env, pwd, true, false, seq, sleep, sh -c with exit and
 //     echo); any other exits 127. ExecRuns lists what ran.
 //
-// Out-of-band changes: CreateApp, SuspendOutOfBand, StopOutOfBand,
+// Out-of-band changes: CreateApp, SnapshotOutOfBand, SuspendOutOfBand, StopOutOfBand,
 // LoseSuspendSnapshot, DestroyMachineOutOfBand, DestroyVolumeOutOfBand.
 // Views: Machine, Machines, Volume, Volumes, Snapshots, Apps,
 // MachineCreates, RateLimited, ExecRuns.
