@@ -26,6 +26,10 @@ type Capabilities struct {
 
 	// VolumeLabelsNeedIdle: relabelling a volume in place needs it unmounted.
 	VolumeLabelsNeedIdle bool
+	// VolumeMountsExclusive: a volume is mounted by one box at a time
+	// (Fly: one machine per volume), so two sandboxes of a configuration
+	// mounting one volume are a plan-time error.
+	VolumeMountsExclusive bool
 	// VolumeCreatedAt: the platform reports when a volume was made.
 	VolumeCreatedAt bool
 

@@ -20,8 +20,8 @@ type Extensions struct {
 	// SnapshotRules judges a planned snapshot against the platform's rules
 	// that depend on its source (the box's class, its state).
 	SnapshotRules SnapshotRules
-	// VolumeRules judges a planned volume against the platform's own rules
-	// (a narrower name than the schema's).
+	// VolumeRules judges a planned volume against the platform's rules
+	// that no attribute row carries (a name pattern, a restore's size).
 	VolumeRules VolumeRules
 	// TemplateActivation activates a template the platform deactivated
 	// (Status TemplateInactive) in place.
@@ -50,12 +50,13 @@ type SnapshotRules interface {
 	CheckSnapshot(ctx context.Context, spec SnapshotSpec) []Problem
 }
 
-// VolumeRules judges a planned volume against rules of the platform that
-// the schema, shared by every platform, cannot carry, such as E2B's volume
-// names: letters, digits, '_' and '-', where the schema also allows '.'.
-// It is called from the volume's plan with the known values (an unknown
-// one is zero); every problem is a plan-time error on the attribute it
-// names.
+// VolumeRules judges a planned volume against rules no attribute row can
+// express, such as Fly's (a volume name of at most 30 letters, digits and
+// underscores; a restore at least as large as the volume the snapshot was
+// taken of) or E2B's (names of letters, digits, '_' and '-', where the
+// schema also allows '.'). It is called from the volume's plan with the known values
+// (an unknown one is zero) and may read the platform; every problem is a
+// plan-time error on the attribute it names.
 type VolumeRules interface {
 	CheckVolume(ctx context.Context, spec VolumeSpec) []Problem
 }

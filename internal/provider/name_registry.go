@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -84,4 +85,31 @@ func priorID(ctx context.Context, req resource.ModifyPlanRequest) string {
 	var id types.String
 	_ = req.State.GetAttribute(ctx, path.Root("id"), &id) // every resource has an id
 	return id.ValueString()
+}
+
+// checkExclusiveMounts adds a plan-time error on each volume_mount whose
+// known volume another sbx_sandbox of this configuration also mounts, on a
+// platform where a volume is mounted by one box at a time
+// (Capabilities.VolumeMountsExclusive). A volume id not known yet (a volume
+// of this apply) is judged at apply, by the platform.
+func checkExclusiveMounts(ctx context.Context, names *nameRegistry, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	platformName string, plan sandboxModel) {
+	if names == nil || plan.VolumeMounts.IsNull() || plan.VolumeMounts.IsUnknown() {
+		return
+	}
+	var decode diag.Diagnostics
+	config := sha256.Sum256([]byte(req.Config.Raw.String()))
+	prior := priorID(ctx, req)
+	for i, m := range sandboxMountsFromTF(ctx, plan.VolumeMounts, &decode) {
+		if m.VolumeID.IsNull() || m.VolumeID.IsUnknown() || m.VolumeID.ValueString() == "" {
+			continue
+		}
+		id := m.VolumeID.ValueString()
+		if !names.claim("volume mount", id, prior, config) {
+			continue
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("volume_mount").AtListIndex(i).AtName("volume_id"), "Two sandboxes mount one volume",
+			fmt.Sprintf("Another sbx_sandbox in this configuration also mounts volume %s. %s mounts a volume on one sandbox at a time, "+
+				"so the second create would fail. Give each sandbox its own sbx_volume.", id, platformName))
+	}
 }

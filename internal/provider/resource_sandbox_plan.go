@@ -38,6 +38,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	withWO := sandboxWithEnvWO(ctx, plan, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics)
 	sandboxCheckRules(ctx, r.platform, withWO, req.State.Raw.IsNull(), r.owner, r.boxes.ids(), &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
+	if caps.VolumeMountsExclusive {
+		checkExclusiveMounts(ctx, r.names, req, resp, name, plan)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}

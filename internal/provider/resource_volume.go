@@ -96,9 +96,14 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				},
 			},
 			"size_gb": schema.Int64Attribute{
-				MarkdownDescription: withPlatformNotes("Size of the volume in GB.", defs, platform.AttrVolumeSizeGB),
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				MarkdownDescription: withPlatformNotes("Size of the volume in GB. When omitted the platform's default "+
+					"size applies, and any size the volume has later (grown outside Terraform, or read by an import) is "+
+					"kept: an omitted size_gb never plans a change.", defs, platform.AttrVolumeSizeGB),
+				Optional:   true,
+				Computed:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+				// Left out: whatever size the volume has (null on create).
+				PlanModifiers: []planmodifier.Int64{unsetKeepsState{}},
 			},
 			"region": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("Region to create the volume in. When omitted the provider's or the "+

@@ -39,7 +39,10 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("region"), plan.Region)...)
 	}
 	replace := volumeCheckPlan(ctx, caps, r.platform.Name(), plan, state, &resp.Diagnostics)
-	volumeCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
+	if state == nil || !plan.Name.Equal(state.Name) || !plan.FromSnapshotID.Equal(state.FromSnapshotID) {
+		// A new volume, or one a new name or source replaces.
+		volumeCheckRules(ctx, r.platform, plan, &resp.Diagnostics)
+	}
 	checkUniqueName(r.names, req, resp, "sbx_volume", "volume", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if resp.Diagnostics.HasError() {
 		return

@@ -18,6 +18,7 @@ func volumeCheckRules(ctx context.Context, plat platform.Platform, plan volumeMo
 	if rules == nil {
 		return
 	}
+	// ValueString and ValueInt64 of an unknown value are zero already.
 	spec := platform.VolumeSpec{
 		Name:                  plan.Name.ValueString(),
 		SizeGB:                plan.SizeGB.ValueInt64(),

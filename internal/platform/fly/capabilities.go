@@ -118,6 +118,8 @@ func capabilities() platform.Capabilities {
 		// has no templates to list.
 		TemplatesListed: false,
 		VolumeCreatedAt: true, // Volume.created_at
+		// One machine per volume (Fly docs machines-resource, mounts).
+		VolumeMountsExclusive: true,
 
 		SnapshotDelete:         false, // Fly has no snapshot delete endpoint
 		SnapshotNames:          false, // Fly volume snapshots have no name

@@ -74,7 +74,8 @@ type createVolume struct {
 }
 
 // volumeSnapshot: the spec's VolumeSnapshot; volume_size and
-// retention_days from fly-go volume_types.go.
+// retention_days from fly-go volume_types.go. Size and VolumeSize are in
+// bytes (flyctl's snapshots list prints both as bytes).
 type volumeSnapshot struct {
 	ID            string    `json:"id"`
 	Size          int64     `json:"size"`

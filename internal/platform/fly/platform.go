@@ -69,6 +69,32 @@ type Platform struct {
 
 	appMu    sync.Mutex
 	appReady bool
+
+	// madeMu guards made: the machines this provider instance created (one
+	// plan or apply), by id, with the sandbox name they were made for, so
+	// that a volume already mounted by one of them is reported as two
+	// sandboxes of this apply mounting one volume.
+	madeMu sync.Mutex
+	made   map[string]string
+}
+
+// remember records a machine this apply created for the sandbox name.
+func (p *Platform) remember(id, name string) {
+	p.madeMu.Lock()
+	defer p.madeMu.Unlock()
+	if p.made == nil {
+		p.made = map[string]string{}
+	}
+	p.made[id] = name
+}
+
+// madeHere reports whether this apply created machine id, and for which
+// sandbox name.
+func (p *Platform) madeHere(id string) (string, bool) {
+	p.madeMu.Lock()
+	defer p.madeMu.Unlock()
+	name, found := p.made[id]
+	return name, found
 }
 
 // New returns a Fly platform; it makes no request.
@@ -156,6 +182,7 @@ func (p *Platform) Extensions() platform.Extensions {
 			{Kind: platform.KindSnapshot, Reason: "Fly volume snapshots carry no labels and cannot be deleted"},
 		}},
 		SandboxRules: sandboxRules{p: p},
+		VolumeRules:  volumeRules{p: p},
 		Exec:         p,
 	}
 }

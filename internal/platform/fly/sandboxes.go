@@ -18,6 +18,29 @@ import (
 // machine was made from (a Fly machine knows only its image).
 const labelTemplate = platform.LabelPrefix + "template"
 
+// labelLaunch is the machine metadata key that remembers what the create
+// asked of Fly: launchLaunched (no skip_launch: Fly launches the machine,
+// which reads "created" until it is "starting", then "started") or
+// launchSkipped (skip_launch: "created" is a machine at rest that never
+// ran). Fly's machine does not say which it is (its config has no
+// skip_launch, and both have one "launch" event until the launch starts),
+// so the provider writes it in the create, atomically with the machine.
+// A "created" machine without it (made outside the provider, or by a
+// provider before this key) reads as at rest, as Fly's docs define
+// "created"; a start that Fly refuses because it is launching after all
+// ("machine still active") waits for the launch instead.
+const labelLaunch = platform.LabelPrefix + "launch"
+
+const (
+	launchLaunched = "launched"
+	launchSkipped  = "skipped"
+)
+
+// launching: m was created to launch and has not started yet.
+func launching(m *machine) bool {
+	return m.State == flyCreated && m.Config.Metadata[labelLaunch] == launchLaunched
+}
+
 // Fly machine states (spec Machine.state; fly-go machine_types.go adds
 // suspending and suspended).
 const (
@@ -88,8 +111,17 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 		want = platform.StateRunning
 	}
 	// A machine wanted stopped is made without launching it (skip_launch:
-	// state created, which reads as stopped).
-	body := createMachine{Name: spec.Name, Region: region, Config: cfg, SkipLaunch: want == platform.StateStopped}
+	// state created, at rest, which reads as stopped). Any other is
+	// launched by the create itself: Fly answers "created" and boots it,
+	// and a start sent meanwhile is refused (412 "machine still active,
+	// refusing to start"), so the create waits for the launch instead, as
+	// flyctl does (WaitForStartOrStop after a launch).
+	skip := want == platform.StateStopped
+	md[labelLaunch] = launchLaunched
+	if skip {
+		md[labelLaunch] = launchSkipped
+	}
+	body := createMachine{Name: spec.Name, Region: region, Config: cfg, SkipLaunch: skip}
 	var created machine
 	_, err := s.p.do(ctx, http.MethodPost, s.p.appPath("machines"), nil, body, &created)
 	if rest.IsConflict(err) && spec.Name != "" {
@@ -116,6 +148,17 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 				NotListed: fmt.Sprintf("After looking for it for %s, Fly still does not list it.", waited)}
 		}
 		created.ID = found.ID
+	}
+	s.p.remember(created.ID, spec.Name)
+	if !skip {
+		// GET .../wait?state=started, bounded by ctx (the create timeout).
+		if err := s.p.waitMachine(ctx, created.ID, "", flyStarted); err != nil {
+			sb := &platform.Sandbox{ID: created.ID, Status: platform.StateStarting}
+			if got, gerr := s.Get(ctx, created.ID); gerr == nil {
+				sb = got
+			}
+			return sb, fmt.Errorf("waiting for machine %s to launch: %w", created.ID, err)
+		}
 	}
 	sb, err := s.SetState(ctx, created.ID, want)
 	if err != nil {
@@ -153,6 +196,15 @@ func (s *sandboxes) checkMountRegion(ctx context.Context, volumeID, region, name
 // box, made by an apply killed before it saved it: the error then says
 // how to import it, rather than only that the volume is taken.
 func (s *sandboxes) mountedBy(ctx context.Context, volumeID, machineID, name string) error {
+	if holder, here := s.p.madeHere(machineID); here {
+		// Both boxes are of this apply: two sbx_sandbox mount one volume.
+		who := "machine " + machineID
+		if holder != "" {
+			who += fmt.Sprintf(" (sandbox %q)", holder)
+		}
+		return &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by " + who +
+			", which this apply created: two sbx_sandbox mount this volume, and Fly mounts a volume on one machine only; give each sandbox its own sbx_volume"}
+	}
 	taken := &platform.ConflictError{Kind: "volume", ID: volumeID, Reason: "already mounted by machine " + machineID + " (Fly: one machine per volume)"}
 	m, err := s.Get(ctx, machineID)
 	if err != nil || m.Labels[platform.LabelManaged] != "true" {
@@ -248,7 +300,7 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 			return nil, err
 		}
 		cur := m.State
-		if cur == flyCreated {
+		if cur == flyCreated { // at rest: settled waited out a launch
 			cur = flyStopped
 		}
 		if cur == target {
@@ -267,7 +319,12 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 			action = "start"
 		}
 		if _, err := s.p.do(ctx, http.MethodPost, s.p.itemPath("machines", id, action), nil, nil, nil); err != nil {
-			return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+			if action != "start" || !stillActive(err) {
+				return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+			}
+			// Fly says the machine is active: a "created" machine the
+			// provider did not mark (see labelLaunch) was launching after
+			// all. Wait for the launch rather than fail.
 		}
 		waitState := map[string]string{"start": flyStarted, "stop": flyStopped, "suspend": flySuspended}[action]
 		if err := s.p.waitMachine(ctx, id, m.InstanceID, waitState); err != nil {
@@ -281,16 +338,39 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 	return toSandbox(m), fmt.Errorf("machine %s did not reach %s (it is %s)", id, target, m.State)
 }
 
-// settled reads the machine until it is in no transitional state.
+// settled reads the machine until it is in no transitional state:
+// starting, stopping, suspending, updating, replacing, or created while it
+// launches (see labelLaunch). A launch is waited out with GET .../wait
+// for started, as flyctl does; the others by reading again.
 func (s *sandboxes) settled(ctx context.Context, id string) (*machine, error) {
-	return waitFor(ctx, s.p, func(ctx context.Context) (*machine, error) { return s.read(ctx, id) },
-		func(m *machine) (bool, error) {
-			switch m.State {
-			case flyStarting, flyStopping, flySuspending, flyUpdating, flyReplacing:
-				return false, nil
-			}
-			return true, nil
-		})
+	for {
+		m, err := waitFor(ctx, s.p, func(ctx context.Context) (*machine, error) { return s.read(ctx, id) },
+			func(m *machine) (bool, error) { return !transitional(m.State), nil })
+		if err != nil || !launching(m) {
+			return m, err
+		}
+		if err := s.p.waitMachine(ctx, id, "", flyStarted); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// transitional: a state Fly leaves on its own (docs machines/machine-states,
+// transient states), which the provider waits out.
+func transitional(state string) bool {
+	switch state {
+	case flyStarting, flyStopping, flySuspending, flyUpdating, flyReplacing:
+		return true
+	}
+	return false
+}
+
+// stillActive: Fly refused a start because the machine is launching,
+// starting or started (412 "failed_precondition: machine still active,
+// refusing to start").
+func stillActive(err error) bool {
+	var api *rest.APIError
+	return errors.As(err, &api) && api.StatusCode == http.StatusPreconditionFailed && strings.Contains(api.Message, "still active")
 }
 
 // Update implements platform.SandboxService: a full-config machine update
@@ -435,7 +515,13 @@ func toSandbox(m *machine) *platform.Sandbox {
 		sb.Status = platform.StateRunning
 	case flySuspended:
 		sb.Status = platform.StatePaused
-	case flyStopped, flyCreated:
+	case flyCreated:
+		// At rest (skip_launch), or launching (see labelLaunch).
+		sb.Status = platform.StateStopped
+		if launching(m) {
+			sb.Status = platform.StateStarting
+		}
+	case flyStopped:
 		sb.Status = platform.StateStopped
 	case flyStarting, flyUpdating, flyReplacing:
 		sb.Status = platform.StateStarting
@@ -519,22 +605,34 @@ func coldBootNote(m *machine) string {
 // nameTaken finds the machine called name: this create's (its token in
 // the metadata) is adopted, any other is a NotOwnedError.
 func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.Marks) (string, error) {
-	var ms []machine
-	if _, err := s.p.do(ctx, http.MethodGet, s.p.appPath("machines"), nil, nil, &ms); err != nil {
-		return "", fmt.Errorf("looking for the machine named %q: %w", name, err)
+	var taken *machine
+	// Fly's list may lag the create that took the name: look again, with
+	// the lost-create backoff, before saying it is not listed.
+	_, waited, err := platform.FindLost(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
+		var ms []machine
+		if _, err := s.p.do(ctx, http.MethodGet, s.p.appPath("machines"), nil, nil, &ms); err != nil {
+			return false, fmt.Errorf("looking for the machine named %q: %w", name, err)
+		}
+		for i := range ms {
+			if ms[i].Name == name && ms[i].State != flyDestroyed {
+				taken = &ms[i]
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		return "", err
 	}
-	for _, m := range ms {
-		if m.Name != name || m.State == flyDestroyed {
-			continue
-		}
-		if marks.MadeBy(m.Config.Metadata) {
-			return m.ID, nil
-		}
-		detail := ""
-		if m.Config.Metadata[platform.LabelManaged] != "true" {
-			detail = "made outside Terraform (no sbx metadata)"
-		}
-		return "", &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: m.ID, Detail: detail}
+	if taken == nil {
+		return "", fmt.Errorf("fly says a machine named %q exists, but has not listed it in %s; apply again", name, waited)
 	}
-	return "", fmt.Errorf("fly says a machine named %q exists, but does not list it; apply again", name)
+	if marks.MadeBy(taken.Config.Metadata) {
+		return taken.ID, nil
+	}
+	detail := ""
+	if taken.Config.Metadata[platform.LabelManaged] != "true" {
+		detail = "made outside Terraform (no sbx metadata)"
+	}
+	return "", &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: taken.ID, Detail: detail}
 }

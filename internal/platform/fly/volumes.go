@@ -52,8 +52,9 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	}
 	if spec.FromSnapshotID != "" {
 		// Fly restores a snapshot only into a volume at least as large as
-		// the one it was taken of (VolumeSnapshot.volume_size, fly-go).
-		minGB, err := v.snapshotVolumeSize(ctx, spec.FromSnapshotID)
+		// the one it was taken of (VolumeSnapshot.volume_size, fly-go), and
+		// only once the snapshot is made: wait for it to be created.
+		minGB, err := v.restorableSnapshot(ctx, spec.FromSnapshotID)
 		if err != nil {
 			return nil, err
 		}
@@ -243,9 +244,23 @@ func toVolume(v *volume) *platform.Volume {
 	return out
 }
 
-// snapshotVolumeSize is the size in GB of the volume a snapshot was taken
-// of (0 when Fly does not say).
-func (v *volumes) snapshotVolumeSize(ctx context.Context, id string) (int64, error) {
+// snapshotGB is the size in GB of the volume a snapshot was taken of:
+// Fly reports volume_size in bytes (flyctl prints it with humanize.IBytes),
+// rounded up here to whole GB, which size_gb counts in; without it, the
+// snapshot's own size in bytes, rounded up, is the least it can be.
+func snapshotGB(sn *volumeSnapshot) int64 {
+	b := sn.VolumeSize
+	if b <= 0 {
+		b = sn.Size
+	}
+	return max(1, (b+gib-1)/gib)
+}
+
+const gib = 1 << 30
+
+// findSnapshot reads the snapshot with the provider's id (or a bare Fly
+// id) from its volume's list, or every volume's.
+func (v *volumes) findSnapshot(ctx context.Context, id string) (*volumeSnapshot, error) {
 	volID, snapID := parseSnapshotID(id)
 	snaps := &snapshots{p: v.p}
 	var vols []string
@@ -254,7 +269,7 @@ func (v *volumes) snapshotVolumeSize(ctx context.Context, id string) (int64, err
 	} else {
 		all, err := v.List(ctx, platform.VolumeFilter{})
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		for _, x := range all {
 			vols = append(vols, x.ID)
@@ -266,15 +281,33 @@ func (v *volumes) snapshotVolumeSize(ctx context.Context, id string) (int64, err
 			continue
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		for _, sn := range raw {
-			if sn.ID == snapID {
-				return sn.VolumeSize, nil
+		for i := range raw {
+			if raw[i].ID == snapID {
+				return &raw[i], nil
 			}
 		}
 	}
-	return 0, &platform.NotFoundError{Kind: "snapshot", ID: id}
+	return nil, &platform.NotFoundError{Kind: "snapshot", ID: id}
+}
+
+// restorableSnapshot waits, bounded by ctx, until the snapshot is created
+// (an on-demand snapshot lists waiting, then running, then created: Fly
+// docs volumes/snapshots; Fly refuses a restore from one not created), and
+// returns the size in GB of the volume it was taken of.
+func (v *volumes) restorableSnapshot(ctx context.Context, id string) (int64, error) {
+	sn, err := waitFor(ctx, v.p, func(ctx context.Context) (*volumeSnapshot, error) { return v.findSnapshot(ctx, id) },
+		func(sn *volumeSnapshot) (bool, error) {
+			if sn.Status == "failed" {
+				return false, fmt.Errorf("snapshot %s failed on Fly: it cannot be restored; take another", id)
+			}
+			return sn.Status == snapshotCreated, nil
+		})
+	if err != nil {
+		return 0, err
+	}
+	return snapshotGB(sn), nil
 }
 
 // findLost looks, with platform.FindLost's backoff, for the volume a create

@@ -58,9 +58,20 @@
 //     start (from created, stopped or suspended), stop, suspend (from
 //     started), delete (stopped/suspended/created, or force/kill), wait,
 //     metadata get/set/delete. States: created → starting → started,
-//     stopping → stopped, suspending → suspended, destroying → destroyed,
-//     then 404. A transition settles at the Options.Polls-th GET of the
-//     machine, or at once by a wait for its target. Events, newest first:
+//     stopping → stopped, suspending → suspended, updating → starting →
+//     started, destroying → destroyed, then 404.
+//   - Slow and asynchronous by default, as Fly is (transitions_test.go):
+//     a create without skip_launch answers "created" and launches, reading
+//     created, then starting, then started; each transitional state shows
+//     for Options.Polls-1 GETs (default 1), advancing by reads, never
+//     by wall time; a wait for a transition's target settles it at once.
+//     A start of a machine launching, starting or started is refused 412
+//     "failed_precondition: machine still active, refusing to start"
+//     (Fly's wording); stop, suspend, update and an unforced delete of a
+//     machine between states are refused 412 until it settles. The first
+//     list of an app after a create omits the new machine. Options.Instant
+//     settles everything before answering, for tests about something else.
+//     Events, newest first:
 //     launch, start (status "resumed" from a suspend snapshot, "started" on
 //     a cold boot), exit, suspend, update, destroy.
 //   - Suspend snapshots: kept unless Options.LoseSuspendSnapshots or
@@ -98,7 +109,7 @@
 //     the machine's env, pwd, true, false, seq, sleep, sh -c with exit and
 //     echo); any other exits 127. ExecRuns lists what ran.
 //
-// Out-of-band changes: CreateApp, SuspendOutOfBand, StopOutOfBand,
+// Out-of-band changes: CreateApp, SnapshotOutOfBand, SuspendOutOfBand, StopOutOfBand,
 // LoseSuspendSnapshot, DestroyMachineOutOfBand, DestroyVolumeOutOfBand.
 // Views: Machine, Machines, Volume, Volumes, Snapshots, Apps,
 // MachineCreates, RateLimited, ExecRuns.

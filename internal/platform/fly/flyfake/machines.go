@@ -183,11 +183,21 @@ func (s *Server) createMachine(c *call) reply {
 	if vid, _ := m.mount(); vid != "" {
 		s.volumes[vid].attachedMachine = m.id
 	}
+	// A create without skip_launch launches the machine and answers before
+	// it runs: it reads "created" while it launches, then "starting", then
+	// "started" (Fly docs machines/machine-states: created is the initial
+	// state, starting transient; flyctl waits for the launch with
+	// WaitForStartOrStop, internal/machine/wait.go, through fly-go's Wait,
+	// flaps/flaps_machines_wait.go). With skip_launch it stays "created",
+	// at rest, until started.
 	if !body.SkipLaunch {
-		m.tr = &transition{via: StateStarting, to: StateStarted, done: func(now time.Time) {
+		s.begin(m, c.now, StateCreated, &transition{stages: []string{StateCreated, StateStarting}, to: StateStarted, done: func(now time.Time) {
 			m.addEvent("start", "started", "flyd", now)
-		}}
+		}})
 	}
+	// A machine created a moment ago may be missing from the next list
+	// (see listMachines).
+	m.unlisted = !s.opts.Instant
 	s.machines[m.id] = m
 	s.creates++
 	return reply{status: http.StatusOK, body: machineJSON(m)}
@@ -218,7 +228,19 @@ func (s *Server) listMachines(c *call) reply {
 	region := c.query.Get("region")
 	out := []map[string]any{}
 	for _, m := range s.sortedMachines() {
-		if m.app != a.name || (!includeDeleted && (m.gone || m.state == StateDestroyed)) {
+		if m.app != a.name {
+			continue
+		}
+		if m.unlisted {
+			// A list may lag a create for a moment: the first list of
+			// the app after it omits the machine, whatever its filters.
+			// Fly documents no read-after-write guarantee for lists; the
+			// fake models the lag by reads so that a client that finds
+			// its machine by listing (a lost create) must look again.
+			m.unlisted = false
+			continue
+		}
+		if !includeDeleted && (m.gone || m.state == StateDestroyed) {
 			continue
 		}
 		if region != "" && m.region != region {
@@ -254,9 +276,17 @@ func (s *Server) updateMachine(c *call) reply {
 	if !found {
 		return rep
 	}
-	settle(m, c.now)
 	if m.state == StateDestroyed || m.state == StateDestroying {
 		return errorReply(http.StatusPreconditionFailed, "failed_precondition: machine %s is %s", m.id, m.state)
+	}
+	if m.tr != nil {
+		// A machine between states (launching, starting, stopping,
+		// suspending, being updated) is refused an update until it settles
+		// (the fake's wording; Fly's docs list updating as its own
+		// transient state and give no answer for an update during
+		// another transition; flyctl waits for a machine to settle
+		// before it updates one).
+		return errorReply(http.StatusPreconditionFailed, "failed_precondition: unable to update machine from current state: '%s'", m.state)
 	}
 	var body machineBody
 	if err := json.Unmarshal(c.body, &body); err != nil {
@@ -292,10 +322,11 @@ func (s *Server) updateMachine(c *call) reply {
 		m.state = StateStopped
 		return reply{status: http.StatusOK, body: machineJSON(m)}
 	}
-	m.state = "updating"
-	m.tr = &transition{via: StateStarting, to: StateStarted, done: func(now time.Time) {
+	// Fly docs machines/machine-states: updating, then the new version
+	// starts.
+	s.begin(m, c.now, "updating", &transition{stages: []string{"updating", StateStarting}, to: StateStarted, done: func(now time.Time) {
 		m.addEvent("start", "started", "flyd", now)
-	}}
+	}})
 	return reply{status: http.StatusOK, body: machineJSON(m)}
 }
 
@@ -304,11 +335,20 @@ func (s *Server) startMachine(c *call) reply {
 	if !found {
 		return rep
 	}
-	settle(m, c.now)
 	prev := m.state
-	switch prev {
-	case StateStopped, StateSuspended, StateCreated:
+	switch {
+	case m.launching() || prev == StateStarting || prev == StateStarted || prev == "updating":
+		// Fly refuses to start a machine that is launching, starting or
+		// running, with this wording (412 "failed_precondition: machine
+		// still active, refusing to start", error code PM07, as Fly's
+		// answers are quoted in public deploy logs and runbooks, e.g.
+		// community reports of POST .../start right after a create).
+		return errorReply(http.StatusPreconditionFailed, "failed_precondition: machine still active, refusing to start")
+	case m.tr == nil && (prev == StateStopped || prev == StateSuspended || prev == StateCreated):
 	default:
+		// stopping, suspending, destroying: Fly's "unable to start machine
+		// from current state" (quoted in the same reports for a machine
+		// being replaced).
 		return errorReply(http.StatusPreconditionFailed, "failed_precondition: unable to start machine from current state: '%s'", prev)
 	}
 	resume := prev == StateSuspended && m.suspendSnapshot
@@ -316,15 +356,14 @@ func (s *Server) startMachine(c *call) reply {
 		m.coldBoots++
 	}
 	m.suspendSnapshot = false
-	m.state = StateStarting
-	m.tr = &transition{to: StateStarted, done: func(now time.Time) {
+	s.begin(m, c.now, StateStarting, &transition{stages: []string{StateStarting}, to: StateStarted, done: func(now time.Time) {
 		if resume {
 			m.resumes++
 			m.addEvent("start", "resumed", "user", now)
 			return
 		}
 		m.addEvent("start", "started", "user", now)
-	}}
+	}})
 	// fly-go machine_types.go MachineStartResponse.
 	return reply{status: http.StatusOK, body: map[string]string{"previous_state": prev}}
 }
@@ -334,13 +373,15 @@ func (s *Server) stopMachine(c *call) reply {
 	if !found {
 		return rep
 	}
-	settle(m, c.now)
-	if m.state != StateStarted && m.state != StateSuspended {
+	// Only a settled started or suspended machine stops; one between
+	// states is refused until it settles (the fake's wording).
+	if m.tr != nil || (m.state != StateStarted && m.state != StateSuspended) {
 		return errorReply(http.StatusPreconditionFailed, "failed_precondition: unable to stop machine, current state is '%s'", m.state)
 	}
 	m.suspendSnapshot = false
-	m.state = StateStopping
-	m.tr = &transition{to: StateStopped, done: func(now time.Time) { m.addEvent("exit", "stopped", "user", now) }}
+	s.begin(m, c.now, StateStopping, &transition{stages: []string{StateStopping}, to: StateStopped, done: func(now time.Time) {
+		m.addEvent("exit", "stopped", "user", now)
+	}})
 	return reply{status: http.StatusOK, body: ok}
 }
 
@@ -349,15 +390,14 @@ func (s *Server) suspendMachine(c *call) reply {
 	if !found {
 		return rep
 	}
-	settle(m, c.now)
-	if m.state != StateStarted {
+	// Fly suspends only a started machine (docs reference/suspend-resume).
+	if m.tr != nil || m.state != StateStarted {
 		return errorReply(http.StatusPreconditionFailed, "failed_precondition: unable to suspend machine, current state is '%s'", m.state)
 	}
-	m.state = StateSuspending
-	m.tr = &transition{to: StateSuspended, done: func(now time.Time) {
+	s.begin(m, c.now, StateSuspending, &transition{stages: []string{StateSuspending}, to: StateSuspended, done: func(now time.Time) {
 		m.suspendSnapshot = !s.opts.LoseSuspendSnapshots
 		m.addEvent("suspend", "suspended", "user", now)
-	}}
+	}})
 	return reply{status: http.StatusOK, body: ok}
 }
 
@@ -366,33 +406,33 @@ func (s *Server) deleteMachine(c *call) reply {
 	if !found {
 		return rep
 	}
-	settle(m, c.now)
-	switch m.state {
-	case StateDestroyed:
+	switch {
+	case m.state == StateDestroyed:
 		return errorReply(http.StatusNotFound, "machine not found")
-	case StateStopped, StateSuspended, StateCreated:
+	case m.tr == nil && (m.state == StateStopped || m.state == StateSuspended || m.state == StateCreated):
 	default:
+		// A machine running or between states (a launching one too) is
+		// destroyed only by force: the running VM is killed.
 		// docs: ?force=true; fly-go: ?kill=true (flaps_machines.go Destroy).
 		if c.query.Get("force") != "true" && c.query.Get("kill") != "true" {
 			return errorReply(http.StatusPreconditionFailed, "failed_precondition: unable to destroy machine, not currently stopped or suspended (use force=true)")
 		}
 	}
-	s.beginDestroy(m)
+	s.beginDestroy(m, c.now)
 	return reply{status: http.StatusOK, body: ok}
 }
 
 // beginDestroy moves a machine to destroying; its volume is freed once it is
 // destroyed.
-func (s *Server) beginDestroy(m *machine) {
-	m.state = StateDestroying
-	m.tr = &transition{to: StateDestroyed, done: func(now time.Time) {
+func (s *Server) beginDestroy(m *machine, now time.Time) {
+	s.begin(m, now, StateDestroying, &transition{stages: []string{StateDestroying}, to: StateDestroyed, done: func(now time.Time) {
 		m.addEvent("destroy", "destroyed", "user", now)
 		if vid, _ := m.mount(); vid != "" {
 			if v := s.volumes[vid]; v != nil && v.attachedMachine == m.id {
 				v.attachedMachine = ""
 			}
 		}
-	}}
+	}})
 }
 
 // waitMachine is GET .../wait: it settles a transition toward a wanted

@@ -110,7 +110,7 @@ func TestMachineStates(t *testing.T) {
 	e := newEnv(t, nil)
 	id := e.createMachine(map[string]any{})
 	path := machines + "/" + id
-	for i, want := range []string{StateStarting, StateStarted, StateStarted} {
+	for i, want := range []string{StateCreated, StateStarting, StateStarted, StateStarted} {
 		if got := e.must(200, "GET", path, nil).obj(t)["state"]; got != want {
 			t.Fatalf("GET %d: state %v, want %s", i+1, got, want)
 		}
@@ -264,6 +264,7 @@ func TestMachineDelete(t *testing.T) {
 	e.must(200, "DELETE", volumes+"/"+vol, nil)
 
 	stopped := e.createMachine(map[string]any{"skip_launch": true})
+	e.must(200, "GET", machines, nil) // the one list that lags the create
 	e.must(200, "DELETE", machines+"/"+stopped, nil)
 	e.must(200, "GET", machines+"/"+stopped+"/wait?state=destroyed", nil)
 	if len(e.must(200, "GET", machines, nil).list(t)) != 0 {
@@ -278,6 +279,7 @@ func TestListMetadataFilterAndMetadataEndpoints(t *testing.T) {
 	e := newEnv(t, nil)
 	a := e.createMachine(map[string]any{"config": testConfig(map[string]any{"metadata": map[string]any{"sbx_create_token": "t1"}})})
 	e.createMachine(map[string]any{"config": testConfig(map[string]any{"metadata": map[string]any{"sbx_create_token": "t2"}})})
+	e.must(200, "GET", machines, nil) // the one list that lags the creates
 	got := e.must(200, "GET", machines+"?metadata.sbx_create_token=t1", nil).list(t)
 	if len(got) != 1 || got[0]["id"] != a {
 		t.Fatalf("filter: %v", got)

@@ -70,7 +70,7 @@ func (s *Server) DestroyMachineOutOfBand(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m := s.machineForOOB("DestroyMachineOutOfBand", id); m != nil {
-		s.beginDestroy(m)
+		s.beginDestroy(m, s.clock.Now())
 		settle(m, s.clock.Now())
 		m.gone = true
 	}
@@ -88,4 +88,19 @@ func (s *Server) DestroyVolumeOutOfBand(id string) {
 	}
 	s.destroyVolume(v, s.clock.Now())
 	v.state = VolumeDestroyed
+}
+
+// SnapshotOutOfBand takes an on-demand snapshot of a volume, as
+// `fly volumes snapshots create` would, and returns its id. Like one made
+// through the API, it lists as waiting, then running, then created
+// (Options.Instant: created at once).
+func (s *Server) SnapshotOutOfBand(volumeID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, found := s.volumes[volumeID]
+	if !found || v.state != VolumeCreated {
+		s.t.Errorf("flyfake: SnapshotOutOfBand: no volume %q", volumeID)
+		return ""
+	}
+	return s.addSnapshot(v, s.clock.Now(), false).id
 }

@@ -40,11 +40,20 @@ type Options struct {
 	// Regions are the regions the fake knows; any other is refused. Default
 	// DefaultRegions.
 	Regions []string
-	// Polls is how many GETs of a machine in a transitional state (created,
-	// starting, stopping, suspending, destroying) and how many snapshot
-	// lists of an on-demand snapshot it takes to settle: the Polls-th read
-	// finds it settled. GET .../wait settles at once. Default 2.
+	// Polls paces the transitions, which advance by reads, never by wall
+	// time: each transitional state of a machine (created while it
+	// launches, starting, stopping, suspending, updating, destroying) shows
+	// for Polls-1 GETs of it (Polls 1: none), and the next GET finds it
+	// settled; an on-demand volume snapshot lists waiting once, running
+	// Polls-1 times, then created. GET .../wait for a transition's target
+	// settles it at once. Default 2.
 	Polls int
+	// Instant makes the fake answer as no real Fly does: every transition
+	// settles before its request is answered (a create answers started),
+	// on-demand snapshots are created at once and a new machine is listed
+	// at once. For tests about something else that need one request to
+	// leave a settled object; each such test says why it uses it.
+	Instant bool
 	// LoseSuspendSnapshots makes every suspend lose its memory snapshot, so
 	// the next start is a cold boot (see also LoseSuspendSnapshot).
 	LoseSuspendSnapshots bool

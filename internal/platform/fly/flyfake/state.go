@@ -40,13 +40,15 @@ type app struct {
 	createdAt time.Time
 }
 
-// transition is a move through a transitional state: reads show via until
-// the Polls-th, which finds to.
+// transition is a move through transitional states: each of stages is
+// shown for Polls-1 reads of the machine (at least one), in order, and the
+// read after the last finds to. The answer of the request that began it
+// shows the machine's state as that request left it.
 type transition struct {
-	via   string
-	to    string
-	polls int
-	done  func(now time.Time)
+	stages []string
+	to     string
+	reads  int
+	done   func(now time.Time)
 }
 
 type event struct {
@@ -75,10 +77,13 @@ type machine struct {
 	// suspendSnapshot says whether a suspended machine still has its memory
 	// snapshot; false means the next start is a cold boot.
 	suspendSnapshot bool
-	coldBoots       int
-	resumes         int
-	shownDestroyed  bool
-	gone            bool
+	// unlisted: created a moment ago, so the next list of the app's
+	// machines that would show it omits it (see listMachines).
+	unlisted       bool
+	coldBoots      int
+	resumes        int
+	shownDestroyed bool
+	gone           bool
 }
 
 type machineConfig struct {
@@ -179,22 +184,39 @@ func (s *Server) knownRegion(r string) bool {
 	return false
 }
 
-// poll counts one read of a machine in transition: the Polls-th settles it.
+// poll counts one read of a machine in transition: each stage shows for
+// Polls-1 reads (Polls 1: none), then the machine settles.
 func (s *Server) poll(m *machine, now time.Time) {
 	if m.tr == nil {
 		return
 	}
-	m.tr.polls++
-	if m.tr.polls >= s.opts.Polls {
+	m.tr.reads++
+	per := s.opts.Polls - 1
+	if m.tr.reads > per*len(m.tr.stages) {
 		settle(m, now)
 		return
 	}
-	if m.tr.via != "" {
-		m.state = m.tr.via
+	m.state = m.tr.stages[(m.tr.reads-1)/per]
+}
+
+// begin puts a machine in transition: state is what the answer of the
+// request shows; stages what the next reads show; to where it settles. In
+// Options.Instant the machine settles at once, before the answer.
+func (s *Server) begin(m *machine, now time.Time, state string, tr *transition) {
+	m.state, m.tr = state, tr
+	if s.opts.Instant {
+		settle(m, now)
 	}
 }
 
-// settle finishes a machine's transition at once.
+// launching: a machine created without skip_launch that has not started
+// yet; it reads "created" (then "starting") though it is not at rest.
+func (m *machine) launching() bool {
+	return m.tr != nil && m.tr.to == StateStarted && m.state == StateCreated
+}
+
+// settle finishes a machine's transition at once (GET .../wait for its
+// target, out-of-band changes, Options.Instant).
 func settle(m *machine, now time.Time) {
 	tr := m.tr
 	if tr == nil {

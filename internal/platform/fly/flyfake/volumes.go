@@ -9,7 +9,8 @@ import (
 )
 
 // Volume rules (Fly docs volumes-resource and platform-apis.md §3.5): name
-// of lowercase letters, digits and underscores, at most 30; size_gb default
+// of letters, digits and underscores, at most 30 (the rule the project
+// documents for Fly, issue 23); size_gb default
 // 3, at most 500, grows only; snapshot_retention default 5, 1-60 days;
 // auto_backup_enabled and encrypted default true; fstype ext4.
 const (
@@ -21,7 +22,7 @@ const (
 	snapshotSizeBytesPerGB = 1 << 28 // the fake's used bytes per GB of volume
 )
 
-var volumeNameRE = regexp.MustCompile(`^[a-z0-9_]{1,30}$`)
+var volumeNameRE = regexp.MustCompile(`^[A-Za-z0-9_]{1,30}$`)
 
 // volumeBody is fly-go's CreateVolumeRequest (volume_types.go), a superset
 // of the spec's: auto_backup_enabled is fly-go's.
@@ -65,7 +66,7 @@ func (s *Server) createVolume(c *call) reply {
 		return errorReply(http.StatusBadRequest, "invalid request body: %v", err)
 	}
 	if !volumeNameRE.MatchString(body.Name) {
-		return errorReply(http.StatusBadRequest, "invalid volume name %q: lowercase letters, digits and underscores, at most 30", body.Name)
+		return errorReply(http.StatusBadRequest, "invalid volume name %q: letters, digits and underscores, at most 30", body.Name)
 	}
 	region := body.Region
 	if region == "" {
@@ -295,16 +296,17 @@ func (s *Server) createSnapshot(c *call) reply {
 	return reply{status: http.StatusOK}
 }
 
-func (s *Server) addSnapshot(v *volume, at time.Time, automatic bool) {
+func (s *Server) addSnapshot(v *volume, at time.Time, automatic bool) *snapshot {
 	sn := &snapshot{
 		seq: s.nextSeq(), id: newSnapshotID(), volumeID: v.id, status: SnapshotWaiting,
 		sizeBytes: v.sizeGB * snapshotSizeBytesPerGB, volumeSizeGB: v.sizeGB, digest: randHex(64),
 		retentionDays: v.snapshotRetention, createdAt: at, automatic: automatic,
 	}
-	if automatic {
+	if automatic || s.opts.Instant {
 		sn.status = SnapshotCreated
 	}
 	s.snaps[sn.id] = sn
+	return sn
 }
 
 // volumeSnapshots are a volume's unexpired snapshots, newest first.
@@ -391,12 +393,15 @@ func volumeJSON(v *volume) map[string]any {
 }
 
 // snapshotJSON is the spec's VolumeSnapshot plus fly-go's volume_size and
-// retention_days (volume_types.go).
+// retention_days (volume_types.go). Both sizes are in bytes: size is the
+// data stored, volume_size the size of the volume it was taken of (flyctl
+// prints both with humanize.IBytes: internal/command/volumes/snapshots/
+// list.go), though a restore's size_gb is in GB.
 func snapshotJSON(sn *snapshot) map[string]any {
 	return map[string]any{
 		"id":             sn.id,
 		"size":           sn.sizeBytes,
-		"volume_size":    sn.volumeSizeGB,
+		"volume_size":    sn.volumeSizeGB << 30,
 		"digest":         sn.digest,
 		"created_at":     sn.createdAt.UTC().Format(time.RFC3339),
 		"status":         sn.status,
