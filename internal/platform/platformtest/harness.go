@@ -1,12 +1,3 @@
-// Package platformtest is the conformance suite every sandbox platform must
-// pass: the same Terraform scenarios (lifecycle, in-place state changes,
-// drift, disappearing objects, snapshots and restore, lookups, import), run
-// through the real terraform CLI against whichever platform the caller's
-// Harness configures. A platform is skipped out of a scenario only when its
-// capability matrix says it lacks the feature, and the skip says so.
-//
-// The suite must not import internal/provider (that package's tests import
-// this one), so the caller hands in the provider factories.
 package platformtest
 
 import (
@@ -15,14 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-)
-
-// Kinds of objects, as the OutOfBand hooks name them.
-const (
-	KindTemplate = "template"
-	KindVolume   = "volume"
-	KindSandbox  = "sandbox"
-	KindSnapshot = "snapshot"
 )
 
 // Harness is everything the suite needs to know about one platform.
@@ -48,25 +31,6 @@ type Harness struct {
 	// attributes the platform cannot report back on import (inputs that are
 	// consumed, not stored). `timeouts` is always ignored.
 	ImportStateVerifyIgnore map[string][]string
-}
-
-// OutOfBand reaches the platform directly, as a person with the platform's
-// own CLI or console would. Every hook fails t on an unexpected error.
-type OutOfBand interface {
-	// SandboxState reports the sandbox's state as the platform sees it.
-	SandboxState(t *testing.T, id string) platform.SandboxState
-	// SetSandboxState pauses, stops or resumes a sandbox.
-	SetSandboxState(t *testing.T, id string, state platform.SandboxState)
-	// Delete removes an object of kind (Kind*); it must be gone on return.
-	Delete(t *testing.T, kind, id string)
-	// Exists reports whether an object of kind still exists.
-	Exists(t *testing.T, kind, id string) bool
-	// ReadSandboxFile reads a file inside a running sandbox; false when it
-	// does not exist (yet).
-	ReadSandboxFile(t *testing.T, sandboxID, path string) (string, bool)
-	// ReadVolumeFile reads a file stored in a volume; path is relative to
-	// the volume's root (a leading "/" is allowed). False when it does not exist.
-	ReadVolumeFile(t *testing.T, volumeID, path string) (string, bool)
 }
 
 // Run runs every scenario as a subtest.
