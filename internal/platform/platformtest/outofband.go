@@ -102,4 +102,3 @@ func (c ByClient) SetLabels(t *testing.T, kind, id string, labels map[string]str
 		t.Fatalf("%s: relabelling %s %s by hand: %v", c.Platform.Name(), kind, id, err)
 	}
 }
-
