@@ -1,7 +1,11 @@
 package platformtest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -54,4 +58,36 @@ func AgentFiles(env map[string]string) map[string]string {
 		}
 	}
 	return files
+}
+
+// PostJSON sends body as JSON to url with header, as a client of the
+// platform's API other than the provider would, and decodes the answer
+// into out; an answer other than 2xx fails t.
+func PostJSON(t *testing.T, url string, header http.Header, body, out any) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("POST %s: reading the answer: %v", url, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %s: %s", url, resp.Status, raw)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("POST %s: decoding %s: %v", url, raw, err)
+	}
 }

@@ -267,3 +267,18 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 	}
 	return "", false
 }
+
+// Make makes a volume through Daytona's API with a plain request, as
+// another client would: Daytona volumes carry no labels. Sandboxes and
+// snapshots made by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+"/volumes", http.Header{"Authorization": {"Bearer " + kitKey}}, map[string]string{"name": f.Name}, &out)
+	return out.ID
+}

@@ -255,3 +255,18 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 	}
 	return "", false
 }
+
+// Make makes a volume through E2B's API with a plain request, as another
+// client would: E2B volumes carry no labels. Sandboxes and snapshots made
+// by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("e2b kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	var out struct {
+		VolumeID string `json:"volumeID"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+"/volumes", http.Header{"X-Api-Key": {kitKey}}, map[string]string{"name": f.Name}, &out)
+	return out.VolumeID
+}

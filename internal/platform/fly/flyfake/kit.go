@@ -291,3 +291,19 @@ func (o *kitOOB) volumeFile(volumeID, rel string, depth int) (string, bool) {
 	}
 	return "", false
 }
+
+// Make makes a volume through the Machines API with a plain request, as
+// flyctl would (1 GB, in the fake's default region): Fly volumes carry no
+// labels. Machines and snapshots made by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("fly kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/volumes", http.Header{"Authorization": {"Bearer " + kitToken}},
+		map[string]any{"name": f.Name, "size_gb": 1, "region": "iad"}, &out)
+	return out.ID
+}

@@ -360,3 +360,15 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 	}
 	return "", false
 }
+
+// Make makes a volume as another client would (a Modal volume's id in
+// state is its name); Modal volumes carry no labels. Sandboxes and
+// snapshots made by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("modal kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	o.ws.CreateVolume(f.Name)
+	return f.Name
+}
