@@ -23,7 +23,6 @@
 package platformtest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -281,11 +280,4 @@ func Start(t *testing.T, kit Kit, opts KitOptions) *Instance {
 		})
 	}
 	return in
-}
-
-// Sleepless are waits that end at once (unless ctx already has): a kit's
-// Hooks when the provider's polls and retries need take no real time.
-func Sleepless() platform.Hooks {
-	wait := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	return platform.Hooks{Sleep: wait, PollSleep: wait, PollInterval: time.Millisecond}
 }

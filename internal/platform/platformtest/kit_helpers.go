@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -19,7 +20,7 @@ import (
 func Configure(t *testing.T, def platform.Definition, settings map[string]string) platform.Platform {
 	t.Helper()
 	plat, err := def.Configure(context.Background(), platform.Config{
-		Settings: settings, MaxRetries: 3, UserAgent: "sbx-platformtest", Hooks: Sleepless(),
+		Settings: settings, MaxRetries: 3, UserAgent: "sbx-platformtest", Hooks: acctest.NoWaitHooks(),
 	})
 	if err != nil {
 		t.Fatalf("%s: configuring the kit's client: %v", def.Name, err)

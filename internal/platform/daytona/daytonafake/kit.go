@@ -47,7 +47,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		Env: []string{"DAYTONA_API_KEY=" + kitKey, "DAYTONA_API_URL=" + fake.URL(),
 			"DAYTONA_ORGANIZATION_ID=" + fake.OrganizationID()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// Daytona sizes boxes by their template. The sizes are none of
 		// Daytona's defaults (1 CPU, 1 GiB, 3 GiB, which read back as unset),
 		// so an import reads them back; the conformance suite's in-place

@@ -60,7 +60,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			return "  docker {\n" + platformtest.InnerLines(inner) + "  }\n"
 		},
 		Definition: def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		TemplateConfig: func(name string) string {
 			return fmt.Sprintf("  name        = %q\n  dockerfile  = %q\n  context_dir = %q\n", name, acctest.AgentDockerfile, acctest.AgentContextDir(t))
 		},

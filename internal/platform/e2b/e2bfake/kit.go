@@ -46,7 +46,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		},
 		Env:        []string{"E2B_API_KEY=" + kitKey, "E2B_API_URL=" + fake.URL()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// E2B sizes boxes by their template and reports every template's
 		// size (its defaults included), so an imported template has one:
 		// the configuration states it, as an E2B user would.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 )
@@ -54,7 +55,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		},
 		Env:        []string{"FLY_API_TOKEN=" + kitToken, "FLY_APP=" + kitApp, kitAPIURLEnv + "=" + fake.URL()},
 		Definition: platformtest.ReadingEnv(k.def, map[string]string{"api_url": kitAPIURLEnv}),
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// A Fly template is a record of an image reference (Fly has no
 		// template or build API): no dockerfile, commands or sizes.
 		TemplateConfig: func(name string) string {

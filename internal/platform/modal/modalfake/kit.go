@@ -13,6 +13,7 @@ import (
 	modalsdk "github.com/modal-labs/modal-client/go"
 	"google.golang.org/grpc/codes"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 )
@@ -83,7 +84,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		// configured from the environment looks in the default app.
 		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// The provider judges retention deadlines on the workspace's
 		// clock, so a test that moves it (ws.Advance) moves the
 		// provider's too.
