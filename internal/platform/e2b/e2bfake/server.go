@@ -79,6 +79,7 @@ type Server struct {
 	volumes   map[string]*volume
 	failNext  map[string]string
 	noVolumes bool
+	before    map[string][]func() // Fault.Before hooks by route
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once when
@@ -112,6 +113,7 @@ func New(t testing.TB, opts Options) *Server {
 		volumes:   map[string]*volume{},
 		failNext:  map[string]string{},
 		noVolumes: opts.VolumesDisabled,
+		before:    map[string][]func(){},
 	}
 	s.api = fakeapi.New(t, fakeapi.Config{
 		Name:         "e2bfake",
@@ -197,6 +199,7 @@ func (s *Server) handle(route string, in *fakeapi.Request) (fakeapi.Reply, bool)
 		return fakeapi.Reply{}, false
 	}
 	c := &call{r: in.HTTP, body: in.Body, params: in.Params, query: in.HTTP.URL.Query(), now: in.Now}
+	s.runBefore(route)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(c.now)
