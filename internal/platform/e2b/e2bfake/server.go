@@ -53,9 +53,15 @@ type Options struct {
 	MaxTimeoutSeconds int
 	// ListLag hides each new sandbox, volume, template and snapshot from the
 	// list endpoints (GET /v2/sandboxes, /volumes, /v2/templates, /snapshots)
-	// until ListLag has passed on Clock since its create, as E2B's eventually
-	// consistent listings do. Reads by id see it at once. Default 0: listed
-	// at once.
+	// until ListLag has passed on Clock since its create. Reads by id see it
+	// at once. Default 0: listed at once, as E2B's server code lists them:
+	// a create answers only after the store or database the lists read
+	// holds the object (orchestrator/create_instance.go adds the box to the
+	// sandbox store before it returns, and the team's boxes are read in one
+	// atomic SMEMBERS: sandbox/storage/redis/operations.go, TeamItems;
+	// templates, volumes and snapshots are database rows written before the
+	// answer). The lag is kept for the tests that show the provider does not
+	// rely on a list being current.
 	ListLag time.Duration
 }
 
