@@ -48,37 +48,37 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (sna
 	if err := s.refuseTakenName(ctx, spec.Name); err != nil {
 		return nil, err
 	}
-	if d.State != "running" {
-		// Put back whatever happens, also after a resume whose answer was
-		// lost (a box still paused answers the pause with a conflict, which
-		// is no error).
-		defer func() {
-			if perr := s.pauseAgain(ctx, spec); perr != nil {
-				err = errors.Join(err, perr)
-			}
-		}()
-		if err := boxes.resume(ctx, spec.SandboxID, d); err != nil {
-			return nil, fmt.Errorf("resume the %s sandbox to snapshot it (E2B snapshots only running sandboxes): %w",
-				d.State, platform.NotFoundFromREST(err, "sandbox", spec.SandboxID))
+	// A box not running is resumed for the snapshot and paused again
+	// afterwards, whatever happens, also after a resume whose answer was
+	// lost (a box still paused answers the pause with a conflict, which is
+	// no error).
+	resumed := false
+	defer func() {
+		if !resumed {
+			return
 		}
-	}
-	// The box's earlier snapshots, so a create whose answer was lost can
-	// tell the one it made from those.
-	before, err := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
-	if err != nil {
-		return nil, err
-	}
+		if perr := s.pauseAgain(ctx, spec); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}()
 	var info snapshotInfo
-	_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(spec.SandboxID)+"/snapshots", nil, snapshotRequest{Name: spec.Name}, &info)
-	if err != nil {
-		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return nil, s.snapshotRefused(ctx, spec.SandboxID, err)
+	for attempt := 1; ; attempt++ {
+		if d.State != "running" {
+			resumed = true
+			if err := boxes.resume(ctx, spec.SandboxID, d); err != nil {
+				return nil, fmt.Errorf("resume the %s sandbox to snapshot it (E2B snapshots only running sandboxes): %w",
+					d.State, platform.NotFoundFromREST(err, "sandbox", spec.SandboxID))
+			}
 		}
-		made, lerr := s.findLost(ctx, spec, before, err)
-		if lerr != nil {
-			return nil, lerr
+		made, retry, err := s.take(ctx, spec, attempt)
+		if err != nil {
+			return nil, err
 		}
-		info = *made
+		if made != nil {
+			info = *made
+			break
+		}
+		d = *retry
 	}
 	snap = snapshotFromInfo(info)
 	snap.SandboxID = spec.SandboxID
@@ -87,6 +87,37 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (sna
 		snap.Name = spec.Name
 	}
 	return snap, nil
+}
+
+// take sends the snapshot request once. A box that began to pause on its
+// own (its timeout, a dashboard user) between the read and the request is
+// answered 409: E2B cannot move a pausing box to snapshotting
+// (e2b-dev/infra, handlers/snapshot_template_create.go). On the first
+// attempt such a box is read again and, when it reads paused, returned as
+// retry, to be resumed (E2B's connect waits out the pause) and snapshotted
+// like any paused box.
+func (s *snapshots) take(ctx context.Context, spec platform.SnapshotSpec, attempt int) (made *snapshotInfo, retry *sandboxDetail, err error) {
+	// The box's earlier snapshots, so a create whose answer was lost can
+	// tell the one it made from those.
+	before, err := s.list(ctx, url.Values{"sandboxID": {spec.SandboxID}})
+	if err != nil {
+		return nil, nil, err
+	}
+	var info snapshotInfo
+	_, err = s.p.do(ctx, "POST", "/sandboxes/"+pathID(spec.SandboxID)+"/snapshots", nil, snapshotRequest{Name: spec.Name}, &info)
+	switch {
+	case err == nil:
+		return &info, nil, nil
+	case errors.Is(err, rest.ErrMaybeApplied):
+		made, lerr := s.findLost(ctx, spec, before, err)
+		return made, nil, lerr
+	case rest.IsConflict(err) && attempt == 1:
+		d, gerr := (&sandboxes{p: s.p}).detail(ctx, spec.SandboxID)
+		if gerr == nil && d.State != "running" {
+			return nil, &d, nil
+		}
+	}
+	return nil, nil, s.snapshotRefused(ctx, spec.SandboxID, err)
 }
 
 // snapshotRefused explains a refused snapshot. E2B answers "not found" for

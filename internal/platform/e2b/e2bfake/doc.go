@@ -42,5 +42,7 @@
 //     (Fault.DropAfterHandling) is then not listed right away either.
 //
 // Faults (Inject) add 4xx/5xx answers, Retry-After, dropped connections before
-// or after the state change, and latency to chosen routes.
+// or after the state change, and latency to chosen routes; Fault.Before runs
+// what another client does just before a request is handled (a box that
+// begins to pause as a snapshot of it is sent).
 package e2bfake

@@ -26,6 +26,11 @@ type Fault struct {
 	// Latency is waited (really, inside the fake) before anything else; a
 	// client that gives up meanwhile finds its request unhandled.
 	Latency time.Duration
+	// Before runs once, just before the next request of the route is
+	// handled: what another client, a dashboard user or E2B itself does
+	// at that moment (PauseOutOfBand, KillOutOfBand). It runs without the
+	// fake's lock, so it may call the fake's methods.
+	Before func()
 }
 
 // Inject queues a fault for a route written as the spec writes it, e.g.
@@ -33,6 +38,15 @@ type Fault struct {
 // used in the order they were injected. The fake's upload URL is the route
 // "PUT " + UploadRoute (or POST).
 func (s *Server) Inject(route string, f Fault) {
+	if f.Before != nil {
+		s.mu.Lock()
+		key := fakeapi.NormalizeRoute(route)
+		s.before[key] = append(s.before[key], f.Before)
+		s.mu.Unlock()
+		if f.Status == 0 && f.RetryAfter == "" && f.Times == 0 && !f.DropBeforeHandling && !f.DropAfterHandling && f.Latency == 0 {
+			return // nothing else to inject
+		}
+	}
 	s.api.Inject(route, fakeapi.Fault{Times: f.Times, Latency: f.Latency,
 		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, Answer: f.answer()})
 }
@@ -52,5 +66,20 @@ func (f Fault) answer() func(route string) fakeapi.Reply {
 			rep.header = http.Header{"Retry-After": []string{f.RetryAfter}}
 		}
 		return rep.wire()
+	}
+}
+
+// runBefore runs the first Before hook queued for route, if any.
+func (s *Server) runBefore(route string) {
+	s.mu.Lock()
+	key := fakeapi.NormalizeRoute(route)
+	hooks := s.before[key]
+	var hook func()
+	if len(hooks) > 0 {
+		hook, s.before[key] = hooks[0], hooks[1:]
+	}
+	s.mu.Unlock()
+	if hook != nil {
+		hook()
 	}
 }

@@ -53,9 +53,15 @@ type Options struct {
 	MaxTimeoutSeconds int
 	// ListLag hides each new sandbox, volume, template and snapshot from the
 	// list endpoints (GET /v2/sandboxes, /volumes, /v2/templates, /snapshots)
-	// until ListLag has passed on Clock since its create, as E2B's eventually
-	// consistent listings do. Reads by id see it at once. Default 0: listed
-	// at once.
+	// until ListLag has passed on Clock since its create. Reads by id see it
+	// at once. Default 0: listed at once, as E2B's server code lists them:
+	// a create answers only after the store or database the lists read
+	// holds the object (orchestrator/create_instance.go adds the box to the
+	// sandbox store before it returns, and the team's boxes are read in one
+	// atomic SMEMBERS: sandbox/storage/redis/operations.go, TeamItems;
+	// templates, volumes and snapshots are database rows written before the
+	// answer). The lag is kept for the tests that show the provider does not
+	// rely on a list being current.
 	ListLag time.Duration
 }
 
@@ -79,6 +85,7 @@ type Server struct {
 	volumes   map[string]*volume
 	failNext  map[string]string
 	noVolumes bool
+	before    map[string][]func() // Fault.Before hooks by route
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once when
@@ -112,6 +119,7 @@ func New(t testing.TB, opts Options) *Server {
 		volumes:   map[string]*volume{},
 		failNext:  map[string]string{},
 		noVolumes: opts.VolumesDisabled,
+		before:    map[string][]func(){},
 	}
 	s.api = fakeapi.New(t, fakeapi.Config{
 		Name:         "e2bfake",
@@ -197,6 +205,7 @@ func (s *Server) handle(route string, in *fakeapi.Request) (fakeapi.Reply, bool)
 		return fakeapi.Reply{}, false
 	}
 	c := &call{r: in.HTTP, body: in.Body, params: in.Params, query: in.HTTP.URL.Query(), now: in.Now}
+	s.runBefore(route)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(c.now)
