@@ -1,9 +1,12 @@
 package daytona
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -345,5 +348,37 @@ func TestSandboxRegion(t *testing.T) {
 	_, err := f.p.Sandboxes().Create(context.Background(), platform.SandboxSpec{TemplateID: daytonafake.DefaultSnapshotName, Region: "mars"})
 	if err == nil || !strings.Contains(err.Error(), "Region not found") {
 		t.Errorf("create in an unknown region: %v, want Daytona's Region not found", err)
+	}
+}
+
+// TestDeleteBoxBeingCreated: Daytona refuses to delete a box whose create
+// is still under way (409, a state change in progress); the delete waits
+// for the box to settle, deletes it and waits until it is gone.
+func TestDeleteBoxBeingCreated(t *testing.T) {
+	f := newFixture(t, daytonafake.Options{})
+	var created struct{ ID, State string }
+	b, _ := json.Marshal(map[string]any{"name": "young"})
+	req, _ := http.NewRequest(http.MethodPost, f.srv.URL()+"/sandbox", bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if created.State != "creating" {
+		t.Fatalf("create answered %s, want creating", created.State)
+	}
+	if err := f.p.Sandboxes().Delete(context.Background(), created.ID); err != nil {
+		t.Fatalf("delete of a box being created: %v", err)
+	}
+	if v, ok := f.srv.Sandbox(created.ID); !ok || !v.Destroyed {
+		t.Fatalf("box after the delete: %+v", v)
+	}
+	if n := f.srv.Requests("DELETE /sandbox/{sandboxIdOrName}"); n != 2 {
+		t.Errorf("%d deletes sent, want 2 (refused while creating, then accepted)", n)
 	}
 }

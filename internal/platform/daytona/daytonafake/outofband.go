@@ -1,8 +1,12 @@
 package daytonafake
 
 // Changes made "outside Terraform": what a user does in the dashboard or
-// another client, or what the platform does on its own. They take effect at
-// once (no polls). An unknown id is a test bug and fails the test.
+// another client, or what the platform does on its own. They are changes
+// that have finished by the time the test looks, as a client that made
+// them has waited for them (the SDKs' stop() and start() wait until the box
+// is stopped or started, sdk-typescript Sandbox.ts:275-336), so they take
+// effect at once, with no transitional state. An unknown id is a test bug
+// and fails the test.
 
 func (s *Server) sandboxForOOB(op, id string) *sandbox {
 	sb, ok := s.sandboxes[id]
