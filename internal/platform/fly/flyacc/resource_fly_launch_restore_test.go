@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -140,7 +141,7 @@ func TestAccFlyVolumeRestoreSizeInGB(t *testing.T) {
 			{
 				Config:      cfg + flyVolumeSnapHCL + restore("") + "resource \"sbx_volume\" \"small\" {\n  name             = \"small\"\n  from_snapshot_id = sbx_snapshot.s.id\n  size_gb          = 2\n}\n",
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Restore smaller than the snapshot's volume.*size_gb = 2.*3 GB volume`),
+				ExpectError: regexp.MustCompile(`(?s)Restore smaller than the snapshot.s volume.*size_gb = 2.*3\s+GB volume`),
 			},
 		},
 	})
@@ -153,7 +154,8 @@ func TestAccFlyVolumeRestoreWaitsForTheSnapshot(t *testing.T) {
 	acctest.RequireTerraform(t)
 	fake, cfg := flyAccFake(t, flyfake.Options{Polls: 3})
 	src := "resource \"sbx_volume\" \"v\" {\n  name    = \"restore_src\"\n  size_gb = 2\n}\n"
-	var volID, snapID string
+	var volID string
+	snapRef := new(string) // "<volume id>:<snapshot id>", set by step 1
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: flyAccFactories,
 		CheckDestroy:             flyResHoldsNothing(fake),
@@ -164,15 +166,23 @@ func TestAccFlyVolumeRestoreWaitsForTheSnapshot(t *testing.T) {
 					acctest.CaptureAttr("sbx_volume.v", "id", &volID),
 					func(*terraform.State) error {
 						// Taken with flyctl a moment before the next apply.
-						snapID = fake.SnapshotOutOfBand(volID)
+						*snapRef = volID + ":" + fake.SnapshotOutOfBand(volID)
 						return nil
 					},
 				),
 			},
 			{
-				Config: func() string {
-					return cfg + src + fmt.Sprintf("resource \"sbx_volume\" \"r\" {\n  name             = \"restored\"\n  from_snapshot_id = %q\n}\n", volID+":"+snapID)
-				}(),
+				ConfigVariables: config.Variables{"snapshot_id": flyLazyString{snapRef}},
+				Config: cfg + src + `
+variable "snapshot_id" {
+  type = string
+}
+
+resource "sbx_volume" "r" {
+  name             = "restored"
+  from_snapshot_id = var.snapshot_id
+}
+`,
 				ConfigPlanChecks: flyResEmptyAfterApply,
 				Check:            flyRestoredSize(fake, "sbx_volume.r", 2),
 			},
