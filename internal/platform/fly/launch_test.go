@@ -123,3 +123,19 @@ func TestUpdateAndDeleteWaitOutALaunch(t *testing.T) {
 		t.Fatalf("machine %+v not destroyed", m)
 	}
 }
+
+// TestUpdateWhoseAnswerWasLost: the update's first answer is lost after
+// Fly applied it; the client sends it again while the machine is
+// "updating", which Fly refuses (412); the provider waits for the machine
+// to settle and sends the same config once more.
+func TestUpdateWhoseAnswerWasLost(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, flyfake.Options{Polls: 3}, Config{})
+	sb := f.box(t, platform.SandboxSpec{})
+	f.srv.Inject("POST /apps/{app_name}/machines/{machine_id}", flyfake.Fault{DropAfterHandling: true})
+	env := map[string]string{"A": "1"}
+	got, err := f.p.Sandboxes().Update(ctx, sb.ID, platform.SandboxUpdate{Env: &env})
+	if err != nil || got.Status != platform.StateRunning || got.Env["A"] != "1" {
+		t.Fatalf("%+v, %v", got, err)
+	}
+}

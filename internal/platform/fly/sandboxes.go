@@ -365,6 +365,14 @@ func transitional(state string) bool {
 	return false
 }
 
+// betweenStates: Fly refused an action because the machine is in a
+// transitional state (412 "failed_precondition: unable to ... from current
+// state").
+func betweenStates(err error) bool {
+	var api *rest.APIError
+	return errors.As(err, &api) && api.StatusCode == http.StatusPreconditionFailed && strings.Contains(api.Message, "current state")
+}
+
 // stillActive: Fly refused a start because the machine is launching,
 // starting or started (412 "failed_precondition: machine still active,
 // refusing to start").
@@ -428,7 +436,20 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 	}
 	body := map[string]any{"config": cfg, "skip_launch": m.State != flyStarted}
 	var updated machine
-	if _, err := s.p.doRepeatable(ctx, http.MethodPost, s.p.itemPath("machines", id), body, &updated); err != nil {
+	_, err = s.p.doRepeatable(ctx, http.MethodPost, s.p.itemPath("machines", id), body, &updated)
+	if betweenStates(err) {
+		// The machine is between states: most likely this very update,
+		// whose first answer was lost and which the client sent again
+		// while Fly applied it. Wait for it to settle and send the same
+		// config once more (an update sets the whole config: sent twice,
+		// it changes nothing more).
+		if m, err = s.settled(ctx, id); err != nil {
+			return nil, err
+		}
+		body["skip_launch"] = m.State != flyStarted
+		_, err = s.p.doRepeatable(ctx, http.MethodPost, s.p.itemPath("machines", id), body, &updated)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
 	}
 	want := toSandbox(m).Status
