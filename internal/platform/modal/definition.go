@@ -3,6 +3,7 @@ package modal
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -92,6 +93,9 @@ func validateThrottleWait(value string) error {
 // configure builds the SDK client from the block's settings; it makes no
 // request (the app is looked up or created at the first call needing it).
 func configure(_ context.Context, cfg platform.Config) (platform.Platform, error) {
+	if err := checkCredentials(cfg.Settings, os.Getenv, os.UserHomeDir); err != nil {
+		return nil, err
+	}
 	c := Config{
 		TokenID: cfg.Settings["token_id"], TokenSecret: cfg.Settings["token_secret"],
 		Environment: cfg.Settings["environment"], App: cfg.Settings["app"],
