@@ -13,6 +13,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
 	"github.com/sbxhq/terraform-provider-sbx/internal/orphans"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -32,7 +33,7 @@ func main() {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := orphans.Main(ctx, os.Args[2:], orphans.Env{
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version,
-			Platforms: provider.Platforms(),
+			Platforms: platforms.All(),
 		})
 		stop()
 		os.Exit(code)

@@ -23,6 +23,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
@@ -68,7 +69,7 @@ type target struct {
 // factories serves the provider with its registered platforms, waits
 // ending at once, to the terraform CLI.
 func factories(opts provider.Options) map[string]func() (tfprotov6.ProviderServer, error) {
-	opts.Platforms = provider.Platforms()
+	opts.Platforms = platforms.All()
 	opts.Hooks = acctest.NoWaitHooks()
 	return acctest.Factories(provider.NewWithOptions("test", opts))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
@@ -72,7 +73,7 @@ func TestTakenNameE2BVolume(t *testing.T) {
 	t.Parallel()
 	tg := newTarget(t, e2b)
 	other := acctest.NewOtherState(t, provider.NewWithOptions("test",
-		provider.Options{Platforms: provider.Platforms(), Hooks: acctest.NoWaitHooks()}))
+		provider.Options{Platforms: platforms.All(), Hooks: acctest.NoWaitHooks()}))
 	other.Apply(tg.block() + vol(`name = "taken-e2b"`))
 	theirs := other.Attr("sbx_volume.v", "id")
 	resource.Test(t, resource.TestCase{

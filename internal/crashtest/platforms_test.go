@@ -18,7 +18,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 // object is a sandbox or volume the platform holds, as the platform (or
@@ -338,7 +338,7 @@ func modalSite(t *testing.T, owner, prefix string) *site {
 // withAPIURLEnv is the provider's platforms with the api_url setting of
 // platformName read from env.
 func withAPIURLEnv(platformName, env string) []platform.Definition {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	for i := range defs {
 		if defs[i].Name != platformName {
 			continue

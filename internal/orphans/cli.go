@@ -76,7 +76,7 @@ type Env struct {
 	// Version goes into the platforms' user agent.
 	Version string
 	// Platforms are the platforms --platform may name: the provider's
-	// (provider.Platforms()), built from the environment as the provider
+	// (platforms.All()), built from the environment as the provider
 	// builds them from an empty block.
 	Platforms []platform.Definition
 }

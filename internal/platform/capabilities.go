@@ -24,7 +24,9 @@ type Capabilities struct {
 	// reference), with nothing on the platform to list.
 	TemplatesListed bool
 
-	// VolumeLabelsNeedIdle: relabelling a volume in place needs it unmounted.
+	// VolumeLabelsNeedIdle: relabelling a volume in place needs it mounted
+	// by no sandbox, running or stopped (Docker counts a stopped container
+	// that mounts a volume as a user of it: ContainerList with All).
 	VolumeLabelsNeedIdle bool
 	// VolumeMountsExclusive: a volume is mounted by one box at a time
 	// (Fly: one machine per volume), so two sandboxes of a configuration

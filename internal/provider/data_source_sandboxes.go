@@ -20,7 +20,7 @@ var _ datasource.DataSourceWithConfigure = (*sandboxesDataSource)(nil)
 // newest first; made for `check` blocks that fail when a box has expired.
 type sandboxesDataSource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs      []platform.Definition
 	platform  platform.Platform
 	retention retentionSettings

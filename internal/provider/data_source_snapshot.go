@@ -22,7 +22,7 @@ var (
 // snapshotDataSource finds one snapshot, by id or by filters.
 type snapshotDataSource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs      []platform.Definition
 	platform  platform.Platform
 	retention retentionSettings

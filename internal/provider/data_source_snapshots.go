@@ -17,7 +17,7 @@ var _ datasource.DataSourceWithConfigure = (*snapshotsDataSource)(nil)
 // snapshotsDataSource lists every snapshot matching the filters, newest first.
 type snapshotsDataSource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs      []platform.Definition
 	platform  platform.Platform
 	retention retentionSettings

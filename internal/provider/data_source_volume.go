@@ -21,7 +21,7 @@ var (
 // provider made it, so an existing volume can be looked up and then imported.
 type volumeDataSource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs     []platform.Definition
 	platform platform.Platform
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 // The documentation says what each platform does with an attribute by
@@ -209,5 +210,5 @@ func definitionsOr(defs []platform.Definition) []platform.Definition {
 	if defs != nil {
 		return defs
 	}
-	return Platforms()
+	return platforms.All()
 }

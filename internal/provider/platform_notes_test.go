@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 // notesTestDef is a platform of title whose default table is attrs.
@@ -86,7 +87,7 @@ func TestPlatformNotes(t *testing.T) {
 // new platform documents itself and no description disagrees with a table.
 func TestSchemasDocumentTables(t *testing.T) {
 	ctx := context.Background()
-	defs := Platforms()
+	defs := platforms.All()
 	described := map[string]string{}
 	for kind, r := range map[string]resource.Resource{
 		"template": newTemplateResource(defs), "volume": newVolumeResource(defs),
@@ -163,12 +164,12 @@ func TestProviderNamesNoPlatform(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, def := range Platforms() {
+	for _, def := range platforms.All() {
 		names = append(names, regexp.QuoteMeta(def.Name), regexp.QuoteMeta(def.Title))
 	}
 	named := regexp.MustCompile(`(?i)\b(` + strings.Join(names, "|") + `)\b`)
 	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || f == "platforms.go" {
+		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(f)

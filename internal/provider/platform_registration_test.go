@@ -12,12 +12,13 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/nothing"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 // withNothing is the provider's platform list plus the do-nothing platform:
 // registering a platform is one more entry in the list.
 func withNothing() []platform.Definition {
-	return append(Platforms(), nothing.Definition())
+	return append(platforms.All(), nothing.Definition())
 }
 
 // TestRegisteredPlatformAppearsAsBlock: a platform registered in the list

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 // TestPlatformsRegistration: the registered platforms can each be a block
@@ -15,7 +16,7 @@ import (
 // provider uses, exactly one default, and what the provider needs of each
 // definition and setting.
 func TestPlatformsRegistration(t *testing.T) {
-	defs := Platforms()
+	defs := platforms.All()
 	var resp provider.SchemaResponse
 	(&sbxProvider{version: "test", platforms: []platform.Definition{}}).Schema(context.Background(), provider.SchemaRequest{}, &resp)
 	reserved := []string{"retention"}

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -36,7 +37,7 @@ var _ provider.Provider = (*sbxProvider)(nil)
 type sbxProvider struct {
 	version string
 	clock   retention.Clock // judges retention deadlines; tests inject a FakeClock
-	// platforms are the platforms offered, one block each (nil: Platforms()).
+	// platforms are the platforms offered, one block each (nil: platforms.All()).
 	platforms []platform.Definition
 	// hooks are handed to every platform's Configure (tests).
 	hooks platform.Hooks
@@ -54,7 +55,7 @@ type Options struct {
 	// Clock judges retention deadlines (nil: the system clock), so tests
 	// move time instead of sleeping.
 	Clock retention.Clock
-	// Platforms are the platforms the provider offers (nil: Platforms()).
+	// Platforms are the platforms the provider offers (nil: platforms.All()).
 	Platforms []platform.Definition
 	// Hooks reach into the platforms' clients (see platform.Hooks); each
 	// provider carries its own, so tests run in parallel.
@@ -88,7 +89,7 @@ func (p *sbxProvider) definitions() []platform.Definition {
 	if p.platforms != nil {
 		return p.platforms
 	}
-	return Platforms()
+	return platforms.All()
 }
 
 // defaultDefinition is the platform used when the provider block names none.

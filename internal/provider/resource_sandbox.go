@@ -51,7 +51,7 @@ const privateKeyImporting = "importing"
 // sandboxResource is sbx_sandbox: one box on the configured platform.
 type sandboxResource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).

@@ -39,7 +39,7 @@ var (
 // snapshotResource is sbx_snapshot: an immutable checkpoint of a sandbox or a volume.
 type snapshotResource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -70,7 +71,7 @@ func TestSnapshotPlanRetention(t *testing.T) {
 	// A snapshot in state under each registered platform's snapshot rules,
 	// the warning saying who acts on the deadline by that platform's row.
 	rules := 0
-	for _, def := range Platforms() {
+	for _, def := range platforms.All() {
 		for _, r := range def.Retention {
 			if r.Object != retention.Snapshot {
 				continue

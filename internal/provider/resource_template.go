@@ -44,7 +44,7 @@ var (
 // templateResource is sbx_template: an image sandboxes start from.
 type templateResource struct {
 	// defs are the platforms the provider offers, whose tables document the
-	// schema (nil: Platforms()).
+	// schema (nil: platforms.All()).
 	defs     []platform.Definition
 	platform platform.Platform
 	// owner and names come from the provider block and the run (see providerData).

@@ -12,9 +12,11 @@ import (
 )
 
 // A Dockerfile built on from_template with a FROM line is a plan-time
-// error on dockerfile naming the line; without from_template, or with an
-// unknown Dockerfile, nothing is reported.
-func TestTemplateCheckFromLine(t *testing.T) {
+// error on dockerfile naming the line, as is one that does not parse (with
+// or without from_template); without from_template, or with an unknown
+// Dockerfile, nothing is reported. A FROM inside a heredoc body is no FROM
+// line.
+func TestTemplateCheckDockerfile(t *testing.T) {
 	cases := []struct {
 		from, dockerfile types.String
 		wantLine         string
@@ -24,10 +26,13 @@ func TestTemplateCheckFromLine(t *testing.T) {
 		{types.StringValue("tpl"), types.StringValue("RUN true\n"), ""},
 		{types.StringNull(), types.StringValue("FROM alpine\n"), ""},
 		{types.StringValue("tpl"), types.StringUnknown(), ""},
+		{types.StringValue("tpl"), types.StringValue("RUN <<EOF\nFROM alpine\nEOF\n"), ""},
+		{types.StringNull(), types.StringValue("FROM alpine\nRUN <<EOF\necho\n"), "line 2: unterminated heredoc"},
+		{types.StringValue("tpl"), types.StringValue("# escape=x\nRUN true\n"), "line 1: invalid escape token"},
 	}
 	for _, c := range cases {
 		var diags diag.Diagnostics
-		templateCheckFromLine(c.from, c.dockerfile, &diags)
+		templateCheckDockerfile(c.from, c.dockerfile, &diags)
 		switch {
 		case c.wantLine == "" && diags.HasError():
 			t.Errorf("%v / %v: unexpected %v", c.from, c.dockerfile, diags)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -28,13 +29,14 @@ func (r *templateResource) ConfigValidators(_ context.Context) []resource.Config
 }
 
 // ValidateConfig checks context_dir on the machine that plans: a build
-// needs it, and a typo is better reported here than as a failed build. A
-// Dockerfile built on from_template may have no FROM line.
+// needs it, and a typo is better reported here than as a failed build. The
+// Dockerfile must parse, and one built on from_template may have no FROM
+// line.
 func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var from, dockerfile types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateFromTemplate, &from)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateDockerfile, &dockerfile)...)
-	templateCheckFromLine(from, dockerfile, &resp.Diagnostics)
+	templateCheckDockerfile(from, dockerfile, &resp.Diagnostics)
 	var dir types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathTemplateContextDir, &dir)...)
 	if dir.IsNull() || dir.IsUnknown() {
@@ -117,13 +119,23 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 }
 
-// templateCheckFromLine reports a FROM line in a Dockerfile built on
-// from_template (set, known or not): the base is the template.
-func templateCheckFromLine(from, dockerfile types.String, diags *diag.Diagnostics) {
-	if from.IsNull() || dockerfile.IsNull() || dockerfile.IsUnknown() {
+// templateCheckDockerfile reports a Dockerfile no build can read (every
+// platform builds or translates it by BuildKit's syntax), and a FROM line
+// in a Dockerfile built on from_template (set, known or not): the base is
+// the template.
+func templateCheckDockerfile(from, dockerfile types.String, diags *diag.Diagnostics) {
+	if dockerfile.IsNull() || dockerfile.IsUnknown() {
 		return
 	}
-	if line := platform.DockerfileFromLine(dockerfile.ValueString()); line > 0 {
+	f, err := dockerfileparse.Parse(dockerfile.ValueString())
+	if err != nil {
+		diags.AddAttributeError(pathTemplateDockerfile, "Dockerfile syntax error", err.Error())
+		return
+	}
+	if from.IsNull() {
+		return
+	}
+	if line := f.FromLine(); line > 0 {
 		diags.AddAttributeError(pathTemplateDockerfile, "FROM in a Dockerfile built on from_template",
 			fmt.Sprintf("dockerfile line %d is a FROM instruction, but the template is built on from_template: its base "+
 				"is that template, and the Dockerfile holds only the steps run on it. Remove line %d (or remove "+
@@ -248,7 +260,7 @@ func templateCheckSpec(ctx context.Context, plat platform.Platform, plan templat
 	if v == nil || plan.Dockerfile.IsUnknown() || plan.Labels.IsUnknown() {
 		return
 	}
-	if !plan.FromTemplate.IsNull() && platform.DockerfileFromLine(plan.Dockerfile.ValueString()) > 0 {
+	if f, err := dockerfileparse.Parse(plan.Dockerfile.ValueString()); err != nil || !plan.FromTemplate.IsNull() && f.FromLine() > 0 {
 		return // reported by ValidateConfig, naming the line
 	}
 	spec := templateSpecFrom(ctx, plan, diags)

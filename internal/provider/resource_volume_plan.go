@@ -84,8 +84,9 @@ func volumeCheckPlan(ctx context.Context, caps platform.Capabilities, platformNa
 	if caps.InPlace(platform.AttrVolumeLabels) && caps.VolumeLabelsNeedIdle && !mapsSame(plan.Labels, state.Labels) {
 		if attached := volumeAttachedFromTF(ctx, state.AttachedTo); len(attached) > 0 {
 			diags.AddAttributeError(path.Root("labels"), "Cannot relabel a mounted volume",
-				fmt.Sprintf("labels of volume %q cannot change while sandboxes mount it: %s relabels only a volume no sandbox uses. "+
-					"It is mounted by sandbox(es) %s. Detach it from them (remove their volume_mount) or stop them first, then change the labels.",
+				fmt.Sprintf("labels of volume %q cannot change while sandboxes mount it: %s relabels only a volume no sandbox uses, "+
+					"running or stopped. It is mounted by sandbox(es) %s. Detach it from them (remove their volume_mount) or destroy "+
+					"them, then change the labels; stopping them is not enough, as a stopped sandbox still mounts the volume.",
 					state.Name.ValueString(), platformName, strings.Join(attached, ", ")))
 		}
 	}

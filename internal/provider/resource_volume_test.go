@@ -109,7 +109,7 @@ func TestVolumeCheckPlan(t *testing.T) {
 		{name: "relabel mounted volume", platform: "docker", caps: docker,
 			state: func(m *volumeModel) { m.AttachedTo = volumeTestAttached("c1", "c2") },
 			plan:  func(m *volumeModel) { m.Labels = sandboxTestMap("a", "b") },
-			want:  []string{`volume "vol"`, "c1, c2", "Detach", "stop them first"}, path: path.Root("labels")},
+			want:  []string{`volume "vol"`, "c1, c2", "Detach", "or destroy them", "stopping them is not enough"}, path: path.Root("labels")},
 		{name: "mounted volume with unchanged labels", platform: "docker", caps: docker,
 			state: func(m *volumeModel) { m.AttachedTo = volumeTestAttached("c1") },
 			plan:  func(m *volumeModel) { m.AttachedTo = volumeTestAttached("c1") }},

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -21,7 +22,7 @@ func TestLifecycleSettingsAreNeverInert(t *testing.T) {
 	// (Definition.Capabilities: its default settings; a tier changes limits,
 	// never whether a setting is accepted).
 	capabilities := map[string]platform.Capabilities{}
-	for _, def := range Platforms() {
+	for _, def := range platforms.All() {
 		if def.Capabilities != nil {
 			capabilities[def.Name] = def.Capabilities()
 		}
@@ -37,7 +38,7 @@ func TestLifecycleSettingsAreNeverInert(t *testing.T) {
 		{retention.Sandbox, retention.SettingAutoDeleteAfter, platform.AttrSandboxAutoDeleteAfter},
 		{retention.Snapshot, retention.SettingTTL, platform.AttrSnapshotTTL},
 	}
-	for _, def := range Platforms() {
+	for _, def := range platforms.All() {
 		caps, ok := capabilities[def.Name]
 		if !ok {
 			t.Errorf("registered platform %s says nothing of its capabilities (Definition.Capabilities)", def.Name)

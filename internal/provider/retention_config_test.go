@@ -14,13 +14,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // retentionTestDef is the registered platform called name.
 func retentionTestDef(t *testing.T, name string) platform.Definition {
 	t.Helper()
-	for _, d := range Platforms() {
+	for _, d := range platforms.All() {
 		if d.Name == name {
 			return d
 		}
@@ -36,7 +37,7 @@ func retentionTestBlock(t *testing.T, set map[string]types.String) types.Object 
 	t.Helper()
 	attrTypes := map[string]attr.Type{"warn_before": types.StringType}
 	vals := map[string]attr.Value{"warn_before": types.StringNull()}
-	for _, k := range platform.RetentionTable(append(Platforms(), testplatDefinition())).Keys() {
+	for _, k := range platform.RetentionTable(append(platforms.All(), testplatDefinition())).Keys() {
 		attrTypes[k] = types.StringType
 		vals[k] = types.StringNull()
 	}
@@ -142,7 +143,7 @@ func TestRetentionDurationValidator(t *testing.T) {
 // registered platforms, and no other; each description lists every row of
 // that key with its default.
 func TestRetentionBlockSchema(t *testing.T) {
-	defs := Platforms()
+	defs := platforms.All()
 	table := platform.RetentionTable(defs)
 	attrs := retentionBlock(defs).Attributes
 	if _, ok := attrs["warn_before"]; !ok {
@@ -185,11 +186,11 @@ func TestRetentionBlockSchema(t *testing.T) {
 // well formed and declared under that platform's name, and the override
 // keys (user-facing names) are stable.
 func TestRetentionRegisteredRules(t *testing.T) {
-	table := platform.RetentionTable(Platforms())
+	table := platform.RetentionTable(platforms.All())
 	if err := table.Check(); err != nil {
 		t.Error(err)
 	}
-	for _, d := range Platforms() {
+	for _, d := range platforms.All() {
 		if len(d.Retention) == 0 {
 			t.Errorf("%s registers no retention rules", d.Name)
 		}
@@ -305,7 +306,7 @@ func TestRetentionFromConfigPlatformOnly(t *testing.T) {
 	}
 	// The boxes of every other platform (each with a row for paused boxes,
 	// overridden here) get no deadline from it.
-	for _, other := range platform.RetentionTable(Platforms()).Platforms() {
+	for _, other := range platform.RetentionTable(platforms.All()).Platforms() {
 		box := retention.Object{Platform: other, Kind: retention.Sandbox, State: retention.StatePaused, CreatedAt: clock.Now(), StateSince: clock.Now()}
 		if d, ok := got.policy.Deadline(box, clock.Now()); ok {
 			t.Errorf("a %s box got a deadline from a %s configuration: %+v", other, testplatName, d)
@@ -356,14 +357,14 @@ func TestDefaultRetentionSettings(t *testing.T) {
 	if s.warnBefore != defaultWarnBefore || s.clock != (retention.SystemClock{}) {
 		t.Errorf("defaults: %+v", s)
 	}
-	if got, want := fmt.Sprint(s.policy.Table().Rules()), fmt.Sprint(platform.RetentionTable(Platforms()).Rules()); got != want {
+	if got, want := fmt.Sprint(s.policy.Table().Rules()), fmt.Sprint(platform.RetentionTable(platforms.All()).Rules()); got != want {
 		t.Errorf("default policy rows = %s, want the registered platforms' %s", got, want)
 	}
 	// Each platform's boxes follow its own rows as they are, whatever its
 	// tiers would change: a running box without a timeout, the same as the
 	// policy of that platform's rows alone.
 	started := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, def := range Platforms() {
+	for _, def := range platforms.All() {
 		own, err := retention.NewTable(def.Retention).NewPolicy(nil)
 		if err != nil {
 			t.Fatal(err)

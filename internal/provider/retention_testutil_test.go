@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -12,7 +13,7 @@ import (
 // (Platforms) with overrides, for tests of code that judges deadlines.
 func retentionTestPolicy(t testing.TB, overrides map[string]time.Duration) retention.Policy {
 	t.Helper()
-	p, err := platform.RetentionTable(Platforms()).NewPolicy(overrides)
+	p, err := platform.RetentionTable(platforms.All()).NewPolicy(overrides)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +22,7 @@ func retentionTestPolicy(t testing.TB, overrides map[string]time.Duration) reten
 
 func TestRetentionTestPolicies(t *testing.T) {
 	registered := retentionTestPolicy(t, map[string]time.Duration{"paused_sandbox": time.Hour})
-	if got, want := len(registered.Table().Rules()), len(platform.RetentionTable(Platforms()).Rules()); got != want {
+	if got, want := len(registered.Table().Rules()), len(platform.RetentionTable(platforms.All()).Rules()); got != want {
 		t.Errorf("retentionTestPolicy has %d rows, want the registered %d", got, want)
 	}
 	if w := registered.Window(retention.Rule{Key: "paused_sandbox"}); w != time.Hour {

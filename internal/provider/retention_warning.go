@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -72,7 +73,7 @@ func retentionRuleEnforced(platformName, key string) bool {
 // built once: the definitions never change while the provider runs, and
 // building them for every box's plan was a share of a no-op plan's CPU.
 var registeredRetentionTable = sync.OnceValue(func() retention.Table {
-	return platform.RetentionTable(Platforms())
+	return platform.RetentionTable(platforms.All())
 })
 
 // retentionWarning is the plan warning for a deadline within warnBefore of

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -133,7 +134,7 @@ func TestAddGoneOrExpiredWarning(t *testing.T) {
 // it.
 func TestRetentionRuleEnforced(t *testing.T) {
 	seen := map[bool]bool{}
-	for _, def := range Platforms() {
+	for _, def := range platforms.All() {
 		keys := map[string]bool{}
 		for _, r := range def.Retention {
 			keys[r.Key] = true
@@ -142,7 +143,7 @@ func TestRetentionRuleEnforced(t *testing.T) {
 				t.Errorf("retentionRuleEnforced(%q, %q) = %v, want %v (its row)", def.Name, r.Key, got, r.Enforced)
 			}
 		}
-		for _, r := range platform.RetentionTable(Platforms()).Rules() {
+		for _, r := range platform.RetentionTable(platforms.All()).Rules() {
 			if !keys[r.Key] && retentionRuleEnforced(def.Name, r.Key) {
 				t.Errorf("retentionRuleEnforced(%q, %q) = true, but %s has no %s row", def.Name, r.Key, def.Name, r.Key)
 			}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -84,7 +85,7 @@ func TestTestplatDefinition(t *testing.T) {
 			t.Errorf("tier %q: %v", tier, err)
 		}
 	}
-	for _, d := range Platforms() {
+	for _, d := range platforms.All() {
 		if d.Name == testplatName {
 			t.Fatalf("%s is a registered platform: the unit tests' platform needs a name of its own", testplatName)
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 )
 
 // contextSource is one COPY or ADD source that reads the build context.
@@ -13,89 +15,35 @@ type contextSource struct {
 	src  string
 }
 
-// dockerfileInstruction is one instruction with its continuation lines
-// joined.
-type dockerfileInstruction struct {
-	line int
-	word string // upper-case keyword
-	rest string
-}
-
-// instructions splits a Dockerfile into instructions: comments and blank
-// lines skipped, lines ending in a backslash joined to the next.
-func instructions(content string) []dockerfileInstruction {
-	var out []dockerfileInstruction
-	var cur *dockerfileInstruction
-	for i, raw := range strings.Split(content, "\n") {
-		line := strings.TrimSpace(raw)
-		if cur == nil && (line == "" || strings.HasPrefix(line, "#")) {
-			continue
-		}
-		if cur != nil && strings.HasPrefix(line, "#") {
-			continue // a comment inside a continuation
-		}
-		cont := strings.HasSuffix(line, "\\")
-		line = strings.TrimSuffix(line, "\\")
-		if cur == nil {
-			word, rest, _ := strings.Cut(line, " ")
-			if t := strings.IndexAny(word, "\t"); t >= 0 {
-				word, rest = word[:t], word[t+1:]+" "+rest
-			}
-			cur = &dockerfileInstruction{line: i + 1, word: strings.ToUpper(word), rest: strings.TrimSpace(rest)}
-		} else {
-			cur.rest = strings.TrimSpace(cur.rest + " " + line)
-		}
-		if !cont {
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	if cur != nil {
-		out = append(out, *cur)
-	}
-	return out
-}
-
 // contextSources lists the sources the Dockerfile's COPY and ADD steps read
 // from the build context: not a COPY --from (another stage or image), not
-// an ADD of a URL or git repository.
+// an ADD of a URL or git repository, not a heredoc (it holds its own
+// content).
 func contextSources(content string) ([]contextSource, error) {
+	f, err := dockerfileparse.Parse(content)
+	if err != nil {
+		return nil, err
+	}
 	var out []contextSource
-	for _, in := range instructions(content) {
-		if in.word != "COPY" && in.word != "ADD" {
+	for _, in := range f.Instructions {
+		if in.Keyword != "COPY" && in.Keyword != "ADD" {
 			continue
 		}
-		rest := in.rest
-		fromStage := false
-		for strings.HasPrefix(rest, "--") {
-			flag, after, _ := strings.Cut(rest, " ")
-			if strings.HasPrefix(flag, "--from=") {
-				fromStage = true
-			}
-			rest = strings.TrimSpace(after)
-		}
-		if fromStage {
+		if _, fromStage := in.Flag("from"); fromStage {
 			continue
 		}
-		if strings.HasPrefix(rest, "<<") {
-			continue // a heredoc holds its own content
-		}
-		var args []string
-		if strings.HasPrefix(rest, "[") {
-			if err := json.Unmarshal([]byte(rest), &args); err != nil {
-				return nil, fmt.Errorf("dockerfile line %d: %s: cannot read its JSON arguments: %w", in.line, in.word, err)
-			}
-		} else {
-			args = strings.Fields(rest)
+		args := in.Argv()
+		if !in.JSON {
+			args = strings.Fields(in.Args)
 		}
 		if len(args) < 2 {
-			return nil, fmt.Errorf("dockerfile line %d: %s needs a source and a destination", in.line, in.word)
+			return nil, fmt.Errorf("dockerfile line %d: %s needs a source and a destination", in.Line, in.Keyword)
 		}
 		for _, src := range args[:len(args)-1] {
-			if in.word == "ADD" && isRemote(src) {
+			if in.Keyword == "ADD" && isRemote(src) || !in.JSON && dockerfileparse.IsHeredoc(src) {
 				continue
 			}
-			out = append(out, contextSource{line: in.line, inst: in.word, src: src})
+			out = append(out, contextSource{line: in.Line, inst: in.Keyword, src: src})
 		}
 	}
 	return out, nil
@@ -121,22 +69,20 @@ func withEntrypoint(content, startCmd string) string {
 		return content
 	}
 	b, _ := json.Marshal(entrypointOf(startCmd)) // a []string always marshals
-	return strings.TrimRight(content, "\n") + "\nENTRYPOINT " + string(b) + "\n"
+	return dockerfileparse.Append(content, "ENTRYPOINT "+string(b))
 }
 
 // dockerfileEntrypoint is the JSON-form argument of the Dockerfile's last
 // ENTRYPOINT line (nil when it has none in that form).
 func dockerfileEntrypoint(content string) []string {
+	f, err := dockerfileparse.Parse(content)
+	if err != nil {
+		return nil
+	}
 	var ep []string
-	for _, in := range instructions(content) {
-		if in.word != "ENTRYPOINT" {
-			continue
-		}
-		var args []string
-		if json.Unmarshal([]byte(in.rest), &args) == nil {
-			ep = args
-		} else {
-			ep = nil
+	for _, in := range f.Instructions {
+		if in.Keyword == "ENTRYPOINT" {
+			ep = in.Argv()
 		}
 	}
 	return ep

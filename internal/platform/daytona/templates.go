@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
@@ -60,7 +61,11 @@ func (p *Platform) ValidateTemplateSpec(spec platform.TemplateSpec) error {
 			return err
 		}
 	case spec.Dockerfile != "":
-		if problem := platform.DockerfileBaseProblem(spec.Dockerfile); problem != "" {
+		f, err := dockerfileparse.Parse(spec.Dockerfile)
+		if err != nil {
+			return err
+		}
+		if problem := f.BaseProblem(); problem != "" {
 			return fmt.Errorf("dockerfile %s (Daytona builds the Dockerfile as it is)", problem)
 		}
 		if _, err := contextSources(spec.Dockerfile); err != nil {

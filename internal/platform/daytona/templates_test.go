@@ -61,6 +61,34 @@ func TestContextSources(t *testing.T) {
 	if strings.Join(srcs, "|") != "go.mod|go.sum|src|data dir" {
 		t.Errorf("sources %q", srcs)
 	}
+	// A blank line inside a continuation continues it, and a heredoc is no
+	// source, its body no instruction (BuildKit's rules).
+	got, err = contextSources("FROM alpine:3.20\nCOPY a \\\n\n  b /dst/\nCOPY <<EOF conf /etc/\nCOPY x /y\nEOF\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs = nil
+	for _, s := range got {
+		srcs = append(srcs, s.src)
+	}
+	if strings.Join(srcs, "|") != "a|b|conf" {
+		t.Errorf("sources %q, want a, b and conf", srcs)
+	}
+	if _, err := contextSources("FROM alpine:3.20\nCOPY <<EOF /x\n"); err == nil || !strings.Contains(err.Error(), "line 2: unterminated heredoc") {
+		t.Errorf("an unterminated heredoc: err %v", err)
+	}
+}
+
+// TestWithEntrypoint: start_cmd becomes the last ENTRYPOINT, read back
+// from it, also after a Dockerfile that ends inside a line continuation
+// (which would otherwise swallow it).
+func TestWithEntrypoint(t *testing.T) {
+	for _, df := range []string{"FROM alpine:3.20\n", "FROM alpine:3.20", "FROM alpine:3.20\nENV A=1 \\\n\n", "FROM alpine:3.20\nENTRYPOINT [\"x\"]\n"} {
+		got := withEntrypoint(df, "serve --port 1")
+		if ep := dockerfileEntrypoint(got); startCmdOf(ep) != "serve --port 1" {
+			t.Errorf("withEntrypoint(%q) = %q: entrypoint %q", df, got, ep)
+		}
+	}
 }
 
 // TestTemplateFromDockerfile: the context goes where the SDK puts it,

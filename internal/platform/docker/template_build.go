@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/buildctx"
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 )
 
 // buildImage builds dockerfile with the files of contextDir (none when
@@ -130,17 +131,19 @@ func removeFailedBuild(ctx context.Context, api *client.Client, name string, mad
 	}
 }
 
-// escapeDirectiveRE finds a Dockerfile parser directive that changes the
-// escape character, under which the quoting below would mean something else.
-var escapeDirectiveRE = regexp.MustCompile(`(?im)^#\s*escape\s*=`)
-
 // withLabelInstruction moves labels into one LABEL instruction appended to
 // the Dockerfile, and returns the labels it could not move. The engine turns
 // each build-option label into a step of its own, each leaving an
 // intermediate image behind; one instruction is one step. Values with line
-// breaks cannot be written on a Dockerfile line and stay build options.
+// breaks cannot be written on a Dockerfile line and stay build options, as
+// do all labels of a Dockerfile whose escape directive makes the quoting
+// below mean something else, or that does not parse (the build reports
+// why).
 func withLabelInstruction(dockerfile string, labels map[string]string) (string, map[string]string) {
-	if len(labels) == 0 || escapeDirectiveRE.MatchString(dockerfile) {
+	if len(labels) == 0 {
+		return dockerfile, labels
+	}
+	if f, err := dockerfileparse.Parse(dockerfile); err != nil || f.Escape != '\\' {
 		return dockerfile, labels
 	}
 	rest := map[string]string{}
@@ -156,11 +159,8 @@ func withLabelInstruction(dockerfile string, labels map[string]string) (string, 
 	if b.Len() == 0 {
 		return dockerfile, labels
 	}
-	if !strings.HasSuffix(dockerfile, "\n") {
-		dockerfile += "\n"
-	}
 	// dockerfileQuote (archive.go) escapes backslash, quote and dollar.
-	return dockerfile + "LABEL" + b.String() + "\n", rest
+	return dockerfileparse.Append(dockerfile, "LABEL"+b.String()), rest
 }
 
 // localImage returns the image ref names, pulling it once when the engine

@@ -13,6 +13,10 @@ func TestTemplateFromTemplateMapping(t *testing.T) {
 	if got := dockerfileOnImage("sha256:abc", "RUN true\n"); got != "FROM sha256:abc\nRUN true\n" {
 		t.Errorf("dockerfileOnImage = %q", got)
 	}
+	// Parser directives stay at the top, where they are directives.
+	if got := dockerfileOnImage("sha256:abc", "# escape=`\nRUN a `\n  b\n"); got != "# escape=`\nFROM sha256:abc\nRUN a `\n  b\n" {
+		t.Errorf("dockerfileOnImage with a directive = %q", got)
+	}
 	spec := platform.TemplateSpec{Name: "derived", FromTemplate: TemplateID("base"), Dockerfile: "RUN true\n"}
 	if err := checkTemplateSpec(spec); err != nil {
 		t.Fatalf("checkTemplateSpec: %v", err)

@@ -136,6 +136,18 @@ func TestWithLabelInstruction(t *testing.T) {
 			labels:   map[string]string{"a": "1"},
 			wantFile: "# escape=`\nFROM scratch\n",
 			wantRest: map[string]string{"a": "1"}},
+		{name: "an escape comment below the top is no directive", dockerfile: "# base\n# escape=`\nFROM scratch\n",
+			labels:   map[string]string{"a": "1"},
+			wantFile: "# base\n# escape=`\nFROM scratch\nLABEL \"a\"=\"1\"\n",
+			wantRest: map[string]string{}},
+		{name: "a dangling continuation is ended, not joined", dockerfile: "FROM scratch\nENV A=1 \\\n",
+			labels:   map[string]string{"a": "1"},
+			wantFile: "FROM scratch\nENV A=1 \nLABEL \"a\"=\"1\"\n",
+			wantRest: map[string]string{}},
+		{name: "a Dockerfile that does not parse: all build options", dockerfile: "FROM scratch\nRUN <<EOF\n",
+			labels:   map[string]string{"a": "1"},
+			wantFile: "FROM scratch\nRUN <<EOF\n",
+			wantRest: map[string]string{"a": "1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

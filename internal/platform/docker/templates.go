@@ -16,6 +16,7 @@ import (
 	"github.com/docker/docker/client"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -153,9 +154,10 @@ func (s *templates) onTemplate(ctx context.Context, spec platform.TemplateSpec) 
 	return dockerfileOnImage(base.ID, spec.Dockerfile), nil
 }
 
-// dockerfileOnImage puts a Dockerfile without FROM on the image imageID.
+// dockerfileOnImage puts a Dockerfile without FROM on the image imageID:
+// the FROM goes below its parser directives, which stay directives.
 func dockerfileOnImage(imageID, dockerfile string) string {
-	return "FROM " + imageID + "\n" + dockerfile
+	return dockerfileparse.InsertFirst(dockerfile, "FROM "+imageID)
 }
 
 // removeOldBuild removes the image a rebuild moved the tag away from, when
@@ -372,11 +374,11 @@ func checkTemplateSpec(spec platform.TemplateSpec) error {
 		return fmt.Errorf("template %q: context_dir is only used with dockerfile, not with image", spec.Name)
 	case spec.FromTemplate != "" && spec.Dockerfile == "":
 		return fmt.Errorf("template %q: from_template needs a dockerfile (its steps run on the template)", spec.Name)
-	case spec.FromTemplate != "" && platform.DockerfileFromLine(spec.Dockerfile) > 0:
-		return fmt.Errorf("template %q: dockerfile line %d: a Dockerfile built on from_template has no FROM line: "+
-			"the base is the template; remove it", spec.Name, platform.DockerfileFromLine(spec.Dockerfile))
 	case spec.CPUCount < 0 || spec.MemoryMB < 0:
 		return fmt.Errorf("template %q: cpu_count and memory_mb cannot be negative", spec.Name)
+	}
+	if err := checkTemplateDockerfile(spec); err != nil {
+		return fmt.Errorf("template %q: %w", spec.Name, err)
 	}
 	for attr, cmd := range map[string]string{"start_cmd": spec.StartCmd, "ready_cmd": spec.ReadyCmd} {
 		if _, err := parseCommand(cmd); err != nil {

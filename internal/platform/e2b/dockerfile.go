@@ -1,9 +1,12 @@
 package e2b
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 )
 
 // E2B build step types, as the template build API names them.
@@ -71,18 +74,26 @@ func translateOnTemplate(content string) (*buildPlan, error) {
 }
 
 func translate(content string, onTemplate bool) (*buildPlan, error) {
-	insts, err := splitInstructions(content)
+	f, err := dockerfileparse.Parse(content)
 	if err != nil {
+		var pe *dockerfileparse.Error
+		if errors.As(err, &pe) {
+			return nil, &DockerfileError{Line: pe.Line, Reason: pe.Reason}
+		}
 		return nil, err
 	}
 	plan := &buildPlan{}
 	sawUser, sawWorkdir := false, false
-	for _, in := range insts {
-		if !onTemplate && plan.FromImage == "" && in.keyword != "FROM" {
+	for _, parsed := range f.Instructions {
+		in := instruction{Instruction: parsed, escape: f.Escape}
+		if len(in.Heredocs) > 0 {
+			return nil, in.fail("heredocs are not supported on E2B; write the content with RUN printf or COPY a file")
+		}
+		if !onTemplate && plan.FromImage == "" && in.Keyword != "FROM" {
 			return nil, in.fail("the first instruction must be FROM")
 		}
 		var steps []templateStep
-		switch in.keyword {
+		switch in.Keyword {
 		case "FROM":
 			if onTemplate {
 				return nil, in.fail("a Dockerfile built on from_template has no FROM line: the base is the template; remove it")
@@ -112,7 +123,7 @@ func translate(content string, onTemplate bool) (*buildPlan, error) {
 			sawUser = true
 			steps, err = singleArg(in, stepUser)
 		default:
-			if hint, ok := unsupportedInstructions[in.keyword]; ok {
+			if hint, ok := unsupportedInstructions[in.Keyword]; ok {
 				return nil, in.fail("not supported on E2B: " + hint)
 			}
 			return nil, in.fail("unknown instruction")
@@ -139,109 +150,32 @@ func translate(content string, onTemplate bool) (*buildPlan, error) {
 	return plan, nil
 }
 
-// instruction is one logical Dockerfile instruction, continuation lines joined.
+// instruction is one parsed Dockerfile instruction, with the file's
+// escape character for the words of its arguments.
 type instruction struct {
-	line    int
-	keyword string
-	rest    string
+	dockerfileparse.Instruction
+	escape rune
 }
 
 func (in instruction) fail(reason string) error {
-	return &DockerfileError{Line: in.line, Instruction: in.keyword, Reason: reason}
+	return &DockerfileError{Line: in.Line, Instruction: in.Keyword, Reason: reason}
 }
 
-// splitInstructions joins continuation lines (a trailing backslash), drops
-// comments and blank lines, and records the line each instruction starts on.
-func splitInstructions(content string) ([]instruction, error) {
-	lines := strings.Split(strings.ReplaceAll(content, "\r\n", "\n"), "\n")
-	var out []instruction
-	var cur *instruction
-	for i, raw := range lines {
-		lineNo := i + 1
-		trimmed := strings.TrimSpace(raw)
-		if cur == nil {
-			if trimmed == "" {
-				continue
-			}
-			if strings.HasPrefix(trimmed, "#") {
-				if isEscapeDirective(trimmed) && len(out) == 0 {
-					return nil, &DockerfileError{Line: lineNo, Reason: "the escape parser directive is not supported; use the default backslash"}
-				}
-				continue
-			}
-			kw, rest := trimmed, ""
-			if j := strings.IndexAny(trimmed, " \t"); j >= 0 {
-				kw, rest = trimmed[:j], trimmed[j+1:]
-			}
-			cur = &instruction{line: lineNo, keyword: strings.ToUpper(kw), rest: strings.TrimSpace(rest)}
-			if strings.Contains(cur.rest, "<<") && heredocStart(cur.rest) {
-				return nil, cur.fail("heredocs are not supported on E2B; write the content with RUN printf or COPY a file")
-			}
-		} else {
-			// Inside a continuation, comment lines are skipped as Docker does.
-			if strings.HasPrefix(trimmed, "#") {
-				continue
-			}
-			cur.rest += " " + trimmed
-		}
-		if strings.HasSuffix(cur.rest, "\\") {
-			cur.rest = strings.TrimSpace(strings.TrimSuffix(cur.rest, "\\"))
-			continue
-		}
-		cur.rest = strings.TrimSpace(cur.rest)
-		out = append(out, *cur)
-		cur = nil
-	}
-	if cur != nil {
-		out = append(out, *cur) // a trailing backslash on the last line
-	}
-	return out, nil
-}
-
-func isEscapeDirective(comment string) bool {
-	body := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(comment, "#"), " ", ""))
-	return strings.HasPrefix(body, "escape=")
-}
-
-// heredocStart reports whether s holds a heredoc marker such as <<EOF or
-// <<-"EOF" (and not, say, a shell here-string "<<<").
-func heredocStart(s string) bool {
-	for i := 0; i+2 < len(s); i++ {
-		if s[i] != '<' || s[i+1] != '<' {
-			continue
-		}
-		if i > 0 && s[i-1] == '<' {
-			continue
-		}
-		next := s[i+2]
-		if next == '-' && i+3 < len(s) {
-			next = s[i+3]
-		}
-		if next == '"' || next == '\'' || (next >= 'A' && next <= 'Z') || (next >= 'a' && next <= 'z') {
-			return true
+// refuseFlags refuses every flag but those allowed.
+func (in instruction) refuseFlags(allowed ...string) error {
+	for _, f := range in.Flags {
+		if !slices.Contains(allowed, f.Name) {
+			return in.fail(fmt.Sprintf("the --%s flag is not supported on E2B", f.Name))
 		}
 	}
-	return false
-}
-
-// splitFlags peels leading --flag=value options off an instruction's arguments.
-func splitFlags(rest string) (map[string]string, string) {
-	flags := map[string]string{}
-	for strings.HasPrefix(rest, "--") {
-		tok, after, _ := strings.Cut(rest, " ")
-		k, v, _ := strings.Cut(strings.TrimPrefix(tok, "--"), "=")
-		flags[strings.ToLower(k)] = v
-		rest = strings.TrimSpace(after)
-	}
-	return flags, rest
+	return nil
 }
 
 func parseFrom(in instruction) (string, error) {
-	flags, rest := splitFlags(in.rest)
-	for k := range flags {
-		return "", in.fail(fmt.Sprintf("the --%s flag is not supported on E2B", k))
+	if err := in.refuseFlags(); err != nil {
+		return "", err
 	}
-	fields := strings.Fields(rest)
+	fields := strings.Fields(in.Args)
 	switch {
 	case len(fields) == 1:
 	case len(fields) == 3 && strings.EqualFold(fields[1], "AS"):
@@ -259,23 +193,15 @@ func parseFrom(in instruction) (string, error) {
 }
 
 func parseRun(in instruction) ([]templateStep, error) {
-	flags, rest := splitFlags(in.rest)
-	for k := range flags {
-		return nil, in.fail(fmt.Sprintf("the --%s flag is not supported on E2B", k))
+	if err := in.refuseFlags(); err != nil {
+		return nil, err
 	}
-	if rest == "" {
+	cmd := in.Args
+	if in.JSON {
+		cmd = shellJoin(in.Argv())
+	}
+	if cmd == "" {
 		return nil, in.fail("a RUN needs a command")
-	}
-	cmd := rest
-	if strings.HasPrefix(rest, "[") {
-		argv, err := jsonArgs(in, rest)
-		if err != nil {
-			return nil, err
-		}
-		if len(argv) == 0 {
-			return nil, in.fail("a RUN needs a command")
-		}
-		cmd = shellJoin(argv)
 	}
 	return []templateStep{{Type: stepRun, Args: []string{cmd}}}, nil
 }
@@ -283,28 +209,17 @@ func parseRun(in instruction) ([]templateStep, error) {
 // parseCopy translates COPY and ADD. ADD is accepted only where it means
 // the same as COPY: local files, no URLs, no archives to unpack.
 func parseCopy(in instruction) ([]templateStep, error) {
-	flags, rest := splitFlags(in.rest)
-	user, mode := "", ""
-	for k, v := range flags {
-		switch k {
-		case "chown":
-			user = v
-		case "chmod":
-			mode = v
-		case "from":
-			return nil, in.fail("--from needs a multi-stage build, which E2B template builds do not support")
-		default:
-			return nil, in.fail(fmt.Sprintf("the --%s flag is not supported on E2B", k))
-		}
+	if _, ok := in.Flag("from"); ok {
+		return nil, in.fail("--from needs a multi-stage build, which E2B template builds do not support")
 	}
-	var parts []string
-	if strings.HasPrefix(rest, "[") {
-		var err error
-		if parts, err = jsonArgs(in, rest); err != nil {
-			return nil, err
-		}
-	} else {
-		parts = strings.Fields(rest)
+	if err := in.refuseFlags("chown", "chmod"); err != nil {
+		return nil, err
+	}
+	user, _ := in.Flag("chown")
+	mode, _ := in.Flag("chmod")
+	parts := in.Argv()
+	if !in.JSON {
+		parts = strings.Fields(in.Args)
 	}
 	if len(parts) < 2 {
 		return nil, in.fail("expected at least one source and a destination")
@@ -315,7 +230,7 @@ func parseCopy(in instruction) ([]templateStep, error) {
 	}
 	steps := make([]templateStep, 0, len(srcs))
 	for _, src := range srcs {
-		if in.keyword == "ADD" {
+		if in.Keyword == "ADD" {
 			if strings.Contains(src, "://") || strings.HasPrefix(src, "git@") {
 				return nil, in.fail(fmt.Sprintf("ADD from a URL (%s) is not supported on E2B; download it in a RUN step", src))
 			}
@@ -342,7 +257,7 @@ func isArchiveName(name string) bool {
 
 // parseEnv accepts both ENV key=value ... and the legacy ENV key value.
 func parseEnv(in instruction) ([]templateStep, error) {
-	words, err := shellWords(in.rest)
+	words, err := shellWords(in.Args, in.escape)
 	if err != nil {
 		return nil, in.fail(err.Error())
 	}
@@ -352,8 +267,8 @@ func parseEnv(in instruction) ([]templateStep, error) {
 	var args []string
 	if !strings.Contains(words[0], "=") {
 		// Legacy form: the first word is the key, the rest of the line the value.
-		key, value, _ := strings.Cut(in.rest, " ")
-		vw, err := shellWords(strings.TrimSpace(value))
+		key, value, _ := strings.Cut(in.Args, " ")
+		vw, err := shellWords(strings.TrimSpace(value), in.escape)
 		if err != nil {
 			return nil, in.fail(err.Error())
 		}
@@ -370,7 +285,7 @@ func parseEnv(in instruction) ([]templateStep, error) {
 }
 
 func singleArg(in instruction, typ string) ([]templateStep, error) {
-	words, err := shellWords(in.rest)
+	words, err := shellWords(in.Args, in.escape)
 	if err != nil {
 		return nil, in.fail(err.Error())
 	}
@@ -380,17 +295,10 @@ func singleArg(in instruction, typ string) ([]templateStep, error) {
 	return []templateStep{{Type: typ, Args: []string{words[0]}}}, nil
 }
 
-func jsonArgs(in instruction, s string) ([]string, error) {
-	var argv []string
-	if err := json.Unmarshal([]byte(s), &argv); err != nil {
-		return nil, in.fail("the JSON (exec) form must be an array of strings: " + err.Error())
-	}
-	return argv, nil
-}
-
 // shellWords splits s into words the way a Dockerfile does for ENV, USER
-// and WORKDIR: whitespace separates, quotes group, a backslash escapes.
-func shellWords(s string) ([]string, error) {
+// and WORKDIR: whitespace separates, quotes group, the escape character (a
+// backslash unless the escape directive chose the backtick) escapes.
+func shellWords(s string, escape rune) ([]string, error) {
 	var words []string
 	var cur strings.Builder
 	inWord := false
@@ -401,7 +309,7 @@ func shellWords(s string) ([]string, error) {
 		case escaped:
 			cur.WriteRune(r)
 			escaped = false
-		case r == '\\' && quote != '\'':
+		case r == escape && quote != '\'':
 			escaped, inWord = true, true
 		case quote != 0:
 			if r == quote {

@@ -27,10 +27,12 @@ func TestTranslateDockerfile(t *testing.T) {
 		{name: "comments and blank lines", in: "# base\n\nFROM alpine\n# done\n", image: "alpine", steps: wrap()},
 		{name: "run shell form", in: "FROM alpine\nRUN apk add git", image: "alpine",
 			steps: wrap(templateStep{Type: stepRun, Args: []string{"apk add git"}})},
+		// The lines are joined as BuildKit joins them: the continuation
+		// character goes, the blanks around it stay.
 		{name: "run multi-line with backslash", in: "FROM alpine\nRUN apk add \\\n    git \\\n    curl\n", image: "alpine",
-			steps: wrap(templateStep{Type: stepRun, Args: []string{"apk add git curl"}})},
+			steps: wrap(templateStep{Type: stepRun, Args: []string{"apk add     git     curl"}})},
 		{name: "comment inside continuation", in: "FROM alpine\nRUN a \\\n# note\n  && b\n", image: "alpine",
-			steps: wrap(templateStep{Type: stepRun, Args: []string{"a && b"}})},
+			steps: wrap(templateStep{Type: stepRun, Args: []string{"a   && b"}})},
 		{name: "run json form", in: `FROM alpine` + "\n" + `RUN ["echo", "hello world", "it's"]`, image: "alpine",
 			steps: wrap(templateStep{Type: stepRun, Args: []string{`echo 'hello world' 'it'\''s'`}})},
 		{name: "copy", in: "FROM alpine\nCOPY app.py /app/", image: "alpine", wantCopy: true,
@@ -49,6 +51,12 @@ func TestTranslateDockerfile(t *testing.T) {
 			steps: append(append([]templateStep{}, pre...), templateStep{Type: stepUser, Args: []string{"agent"}}, templateStep{Type: stepWorkdir, Args: []string{"/work"}})},
 		{name: "crlf line ends", in: "FROM alpine\r\nRUN true\r\n", image: "alpine",
 			steps: wrap(templateStep{Type: stepRun, Args: []string{"true"}})},
+		{name: "a blank line inside a continuation continues it", in: "FROM alpine\nRUN a \\\n\n  && b\n", image: "alpine",
+			steps: wrap(templateStep{Type: stepRun, Args: []string{"a   && b"}})},
+		{name: "a shell form that starts with [ is a shell command", in: "FROM alpine\nRUN [ -d /x ] || mkdir /x\n", image: "alpine",
+			steps: wrap(templateStep{Type: stepRun, Args: []string{"[ -d /x ] || mkdir /x"}})},
+		{name: "the escape directive's backtick continues lines and escapes in ENV", in: "# escape=`\nFROM alpine\nRUN dir `\n  C:\\\nENV P=C:\\x Q=a` b\n",
+			image: "alpine", steps: wrap(templateStep{Type: stepRun, Args: []string{"dir   C:\\"}}, templateStep{Type: stepEnv, Args: []string{"P", "C:\\x", "Q", "a b"}})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,12 +110,14 @@ func TestTranslateDockerfileErrors(t *testing.T) {
 		{"from platform", "FROM --platform=linux/amd64 alpine", 1, "FROM", "--platform"},
 		{"from variable", "FROM ${BASE}", 1, "FROM", "variables"},
 		{"from scratch", "FROM scratch", 1, "FROM", "scratch"},
-		{"bad json", "FROM alpine\nRUN [\"echo\", ]", 2, "RUN", "JSON"},
+		{"json of numbers", "FROM alpine\nRUN [\"echo\", 1]", 2, "", "JSON array syntax"},
+		{"copy heredoc", "FROM alpine\nCOPY <<EOF /etc/x\nx\nEOF\n", 2, "COPY", "heredocs"},
+		{"unterminated heredoc", "FROM alpine\nRUN <<EOF\necho\n", 2, "", "unterminated heredoc"},
 		{"env unterminated quote", "FROM alpine\nENV A=\"x", 2, "ENV", "unterminated"},
 		{"workdir two args", "FROM alpine\nWORKDIR /a /b", 2, "WORKDIR", "exactly one"},
 		{"multi-line instruction reports its first line", "FROM alpine\nRUN true\nEXPOSE \\\n 80", 3, "EXPOSE", "expose"},
 		{"no from", "# nothing\n", 1, "", "no FROM"},
-		{"escape directive", "# escape=`\nFROM alpine", 1, "", "escape"},
+		{"bad escape directive", "# escape=!\nFROM alpine", 1, "", "escape"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

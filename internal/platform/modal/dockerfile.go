@@ -1,19 +1,14 @@
 package modal
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
+
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
-
-// instruction is one Dockerfile instruction: its keyword, its text (the
-// lines a trailing backslash joins, as written) and its first line.
-type instruction struct {
-	Keyword string
-	Text    string
-	Line    int
-}
 
 // buildSteps is a Dockerfile as Modal's SDK builds it: the base (the rest
 // of the FROM line; "" when the template builds on another template) and
@@ -34,42 +29,23 @@ func (e *DockerfileError) Error() string {
 	return fmt.Sprintf("dockerfile line %d: %s", e.Line, e.Reason)
 }
 
-// splitInstructions cuts a Dockerfile into instructions, dropping blank
-// and comment lines outside instructions. It is pure, for plan time.
-func splitInstructions(content string) []instruction {
-	var out []instruction
-	var cur *instruction
-	for i, line := range strings.Split(content, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if cur != nil {
-			cur.Text += "\n" + line
-			if !strings.HasSuffix(trimmed, "\\") && trimmed != "" && !strings.HasPrefix(trimmed, "#") {
-				out, cur = append(out, *cur), nil
-			}
-			continue
-		}
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
-			continue
-		}
-		in := instruction{Keyword: strings.ToUpper(strings.Fields(trimmed)[0]), Text: line, Line: i + 1}
-		if strings.HasSuffix(trimmed, "\\") {
-			cur = &in
-			continue
-		}
-		out = append(out, in)
-	}
-	if cur != nil {
-		out = append(out, *cur)
-	}
-	return out
-}
-
 // planBuild turns a Dockerfile into the SDK's build steps. onTemplate: the
 // template builds on another template, so the Dockerfile has no FROM. Every
 // instruction the SDK cannot build is a *DockerfileError naming its line.
 func planBuild(content string, onTemplate bool) (*buildSteps, error) {
+	f, err := dockerfileparse.Parse(content)
+	if err != nil {
+		var pe *dockerfileparse.Error
+		if errors.As(err, &pe) {
+			return nil, &DockerfileError{Line: pe.Line, Reason: pe.Reason}
+		}
+		return nil, err
+	}
+	if err := checkDirectives(f); err != nil {
+		return nil, err
+	}
 	steps := &buildSteps{}
-	for _, in := range splitInstructions(content) {
+	for _, in := range f.Instructions {
 		switch {
 		case in.Keyword == "FROM" && onTemplate:
 			return nil, &DockerfileError{Line: in.Line, Reason: "FROM: a template built on another template (from_template) " +
@@ -77,7 +53,7 @@ func planBuild(content string, onTemplate bool) (*buildSteps, error) {
 		case in.Keyword == "FROM" && steps.Base == "":
 			// The rest of the line, flags and stage name included: the SDK
 			// writes "FROM <it>", so the line is built as written.
-			steps.Base = strings.TrimSpace(joinContinued(in.Text)[len("FROM"):])
+			steps.Base = in.Rest()
 			continue
 		case !onTemplate && steps.Base == "":
 			return nil, &DockerfileError{Line: in.Line, Reason: in.Keyword + " before FROM: Modal's SDK writes the FROM line " +
@@ -86,7 +62,7 @@ func planBuild(content string, onTemplate bool) (*buildSteps, error) {
 		if err := checkInstruction(in); err != nil {
 			return nil, err
 		}
-		steps.Commands = append(steps.Commands, in.Text)
+		steps.Commands = append(steps.Commands, in.Original)
 	}
 	if !onTemplate && steps.Base == "" {
 		return nil, &DockerfileError{Line: 1, Reason: "no FROM line: the Dockerfile must start from an image"}
@@ -103,10 +79,10 @@ func planBuild(content string, onTemplate bool) (*buildSteps, error) {
 // checkInstruction refuses what Modal's SDK cannot build: it uploads no
 // build context, so COPY works only from another image or stage
 // (COPY --from=..., first flag, as the SDK checks it) and ADD not at all.
-func checkInstruction(in instruction) error {
+func checkInstruction(in dockerfileparse.Instruction) error {
 	switch in.Keyword {
 	case "COPY":
-		if !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(in.Text)), "COPY --FROM=") {
+		if len(in.Flags) == 0 || !strings.EqualFold(in.Flags[0].Name, "from") {
 			return &DockerfileError{Line: in.Line, Reason: "COPY of local files: Modal's Go SDK uploads no build context, " +
 				"so only COPY --from=<image or stage> (as its first flag) works; put the files in a base image, or fetch " +
 				"them with RUN (curl, git clone)"}
@@ -118,18 +94,20 @@ func checkInstruction(in instruction) error {
 	return nil
 }
 
-// joinContinued is an instruction's text on one line: each trailing
-// backslash and line break become a space.
-func joinContinued(text string) string {
-	var parts []string
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "#") {
-			continue
+// checkDirectives refuses an escape directive: the SDK writes the
+// Dockerfile's first line itself (FROM <base>), so a directive given here
+// would be a comment below it, and the lines it continues with the backtick
+// would be read with the backslash. A syntax or check directive is left
+// out the same way: the SDK has no place for one.
+func checkDirectives(f *dockerfileparse.File) error {
+	for _, d := range f.Directives {
+		if d.Name == "escape" && d.Value != `\` {
+			return &DockerfileError{Line: d.Line, Reason: "the escape parser directive: Modal's SDK writes the Dockerfile's " +
+				"first line itself (FROM <base>), so the directive would not be at the top, where it is one; write the " +
+				"Dockerfile with the default escape character, the backslash"}
 		}
-		parts = append(parts, strings.TrimSpace(strings.TrimSuffix(l, "\\")))
 	}
-	return strings.Join(parts, " ")
+	return nil
 }
 
 // templateSpecs is Modal's plan-time check of a template (Extensions.TemplateSpecs).

@@ -18,6 +18,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -32,7 +33,7 @@ const dtnAccImage = "python:3.12-slim"
 // dtnPlatforms are the provider's platforms with Daytona among them, whether
 // or not the provider's own list (provider.Platforms) names it yet.
 func dtnPlatforms() []platform.Definition {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	for _, d := range defs {
 		if d.Name == "daytona" {
 			return defs

@@ -11,6 +11,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
@@ -26,7 +27,7 @@ const flyAccImage = "registry.fly.io/sbx-agent:1.0"
 // flyPlatforms are the provider's platforms with Fly among them, whether or
 // not the provider's own list (provider.Platforms) names it yet.
 func flyPlatforms() []platform.Definition {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	for _, d := range defs {
 		if d.Name == "fly" {
 			return defs

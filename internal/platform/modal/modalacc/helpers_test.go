@@ -17,6 +17,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
@@ -30,7 +31,7 @@ const modalAccImage = "ghcr.io/sbxhq/sbx-agent:1.0"
 // modalPlatforms are the provider's platforms with Modal among them,
 // whether or not the provider's own list (provider.Platforms) names it yet.
 func modalPlatforms() []platform.Definition {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	for _, d := range defs {
 		if d.Name == "modal" {
 			return defs

@@ -16,7 +16,7 @@ import (
 	"os"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 func main() {
@@ -30,7 +30,7 @@ func main() {
 		flag.Usage()
 		os.Exit(1)
 	}
-	if err := run(flag.Arg(0), *check, provider.Platforms()); err != nil {
+	if err := run(flag.Arg(0), *check, platforms.All()); err != nil {
 		fmt.Fprintln(os.Stderr, "retentiondoc:", err)
 		os.Exit(1)
 	}

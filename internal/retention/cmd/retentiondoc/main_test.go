@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
@@ -24,7 +24,7 @@ func writeDoc(t *testing.T, body string) string {
 // TestRunRegisteredPlatformsOnly: the guide's table holds a section per
 // registered platform and every one of their rows.
 func TestRunRegisteredPlatformsOnly(t *testing.T) {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	name := writeDoc(t, "intro\n"+retention.DocTableBegin+"\nstale\n"+retention.DocTableEnd+"\n")
 	if err := run(name, true, defs); err == nil || !strings.Contains(err.Error(), "stale") {
 		t.Errorf("check of a stale table: err = %v, want stale", err)
@@ -57,7 +57,7 @@ func TestRunRegisteredPlatformsOnly(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	if err := run(filepath.Join(t.TempDir(), "missing.md"), false, defs); err == nil {
 		t.Error("missing file: want an error")
 	}
@@ -83,7 +83,7 @@ func TestRunErrors(t *testing.T) {
 func TestRunTemplateRows(t *testing.T) {
 	row := retention.Rule{Key: "unused_template", Platform: "tplplat", Object: retention.Template, State: retention.TemplateReady,
 		Window: 14 * 24 * time.Hour, Since: retention.SinceLastUsed, Action: retention.ActionDeactivate, Enforced: true, Source: "tplplat docs"}
-	defs := append(provider.Platforms(), platform.Definition{Name: "tplplat", Title: "Tplplat", Retention: []retention.Rule{row}})
+	defs := append(platforms.All(), platform.Definition{Name: "tplplat", Title: "Tplplat", Retention: []retention.Rule{row}})
 	name := writeDoc(t, retention.DocTableBegin+"\n"+retention.DocTableEnd+"\n")
 	if err := run(name, false, defs); err != nil {
 		t.Fatal(err)
