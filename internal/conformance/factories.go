@@ -3,6 +3,7 @@ package conformance
 import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
@@ -23,7 +24,7 @@ func Options(in *platformtest.Instance) provider.Options {
 // Definitions are the provider's platforms with in's Definition in its
 // platform's place, or added when the provider does not register it.
 func Definitions(in *platformtest.Instance) []platform.Definition {
-	defs := provider.Platforms()
+	defs := platforms.All()
 	for i := range defs {
 		if defs[i].Name == in.Name {
 			defs[i] = in.Definition

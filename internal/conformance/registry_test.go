@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
-	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 )
 
 // TestRegistryNamesEveryPlatform: the registry of platforms under test
-// lists exactly the provider's platforms (Platforms()), each once, plus
+// lists exactly the provider's platforms (platforms.All()), each once, plus
 // the test-only ones, which the provider must not register. A platform
 // added to the provider without a kit, or a kit whose platform the
 // provider dropped, fails here.
 func TestRegistryNamesEveryPlatform(t *testing.T) {
 	var registered []string
-	for _, d := range provider.Platforms() {
+	for _, d := range platforms.All() {
 		registered = append(registered, d.Name)
 	}
 	var tested, testOnly []string
@@ -32,7 +32,7 @@ func TestRegistryNamesEveryPlatform(t *testing.T) {
 		tested = append(tested, name)
 	}
 	if diff := symmetricDiff(registered, tested); diff != "" {
-		t.Errorf("the registry (platformtest/kits) and provider.Platforms() name different platforms: %s", diff)
+		t.Errorf("the registry (platformtest/kits) and platforms.All() name different platforms: %s", diff)
 	}
 	for _, name := range testOnly {
 		if slices.Contains(registered, name) {

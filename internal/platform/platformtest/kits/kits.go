@@ -33,7 +33,7 @@ type Entry struct {
 	TestOnly bool
 }
 
-// All are the platforms under test, in the order of provider.Platforms(),
+// All are the platforms under test, in the order of platforms.All(),
 // then the test-only ones.
 func All() []Entry {
 	return []Entry{
