@@ -3,8 +3,8 @@ package conformance
 import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
