@@ -32,10 +32,8 @@ func (k kit) Name() string { return k.def.Name }
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
 	fo := Options{APIKey: kitKey, DefaultSandboxClass: ClassLinuxVM}
-	if opts.Pace.IsInstant() {
-		// The first GET of an object in a transitional state finds it settled.
-		fo.Polls = 1
-	}
+	// The slow pace is the fake's default; Instant is the test's choice.
+	fo.Instant = opts.Pace.IsInstant()
 	fake := New(t, fo)
 	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL()})
 	return &platformtest.Instance{

@@ -31,10 +31,8 @@ func (k kit) Name() string { return k.def.Name }
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
 	fo := Options{APIKey: kitKey}
-	if opts.Pace.IsInstant() {
-		// Builds finish on their first poll.
-		fo.BuildPolls = 1
-	}
+	// The slow pace is the fake's default; Instant is the test's choice.
+	fo.Instant = opts.Pace.IsInstant()
 	fake := New(t, fo)
 	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL(), "tier": "pro"})
 	return &platformtest.Instance{

@@ -39,11 +39,8 @@ func (k kit) Name() string { return k.def.Name }
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
 	fo := Options{APIToken: kitToken, Apps: []string{kitApp}}
-	if opts.Pace.IsInstant() {
-		// The first read of a machine or snapshot in a transitional
-		// state finds it settled.
-		fo.Polls = 1
-	}
+	// The slow pace is the fake's default; Instant is the test's choice.
+	fo.Instant = opts.Pace.IsInstant()
 	fake := New(t, fo)
 	plat := platformtest.Configure(t, k.def, map[string]string{"api_token": kitToken, "app": kitApp, "api_url": fake.URL()})
 	return &platformtest.Instance{
