@@ -24,6 +24,11 @@ type Fault struct {
 	// connection without an answer: the case that makes clients find a
 	// create again instead of repeating it.
 	DropAfterHandling bool
+	// AnswerLatency lets the request be handled at once and holds its
+	// answer this long (really, inside the fake): a client that gives up
+	// meanwhile loses the answer, the change made. It is the window an
+	// interrupted client lands in, where Latency's is before the change.
+	AnswerLatency time.Duration
 	// Answer, when set, builds the reply sent instead of handling the
 	// request; route is the operation as the spec writes it.
 	Answer func(route string) Reply
@@ -115,6 +120,26 @@ func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *open
 		a.Send(w, r, input, rep)
 	}
 	return false
+}
+
+// AfterHandling plays the part of a fault that comes after handling and
+// says whether the answer should still be sent: not when the fault drops
+// it, nor when the client gave up while the answer was held.
+func (a *API) AfterHandling(w http.ResponseWriter, r *http.Request, f Fault) bool {
+	if f.AnswerLatency > 0 {
+		timer := time.NewTimer(f.AnswerLatency)
+		select {
+		case <-timer.C:
+		case <-r.Context().Done():
+			timer.Stop()
+			return false
+		}
+	}
+	if f.DropAfterHandling {
+		DropConnection(w)
+		return false
+	}
+	return true
 }
 
 // DropConnection closes the TCP connection under a request without writing

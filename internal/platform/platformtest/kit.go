@@ -132,6 +132,13 @@ type Instance struct {
 	// Faults injects faults into the platform's answers; nil where the
 	// platform cannot (Docker's engine is real).
 	Faults Faults
+	// FaultPlan says which requests each operation sends and how the
+	// platform's client takes a fault: set exactly where Faults is.
+	FaultPlan *FaultPlan
+	// TemplatesInStateOnly says a template is a record in Terraform state
+	// with nothing on the platform (Fly: an image reference): Objects
+	// lists none, and the suites look for none.
+	TemplatesInStateOnly bool
 	// SpecViolations are the requests and responses that broke the
 	// platform's spec or protocol so far; nil where nothing checks them
 	// (a real service).
@@ -206,6 +213,10 @@ const (
 	// FaultLatency holds the request for Fault.Latency before the server
 	// acts; a client that gives up meanwhile finds it unhandled.
 	FaultLatency FaultKind = "latency"
+	// FaultSlowAnswer lets the server act at once and holds its answer
+	// for Fault.Latency: a client that gives up meanwhile loses the
+	// answer, the change made (the window an interrupted apply lands in).
+	FaultSlowAnswer FaultKind = "slow_answer"
 )
 
 // Fault is one fault queued on a route.
@@ -213,7 +224,8 @@ type Fault struct {
 	Kind FaultKind
 	// Times is how many requests it hits; 0 means once.
 	Times int
-	// Latency is how long FaultLatency holds a request.
+	// Latency is how long FaultLatency holds a request, or FaultSlowAnswer
+	// an answer.
 	Latency time.Duration
 }
 
@@ -269,6 +281,9 @@ func Start(t *testing.T, kit Kit, opts KitOptions) *Instance {
 		if gone {
 			missing = append(missing, what)
 		}
+	}
+	if (in.Faults == nil) != (in.FaultPlan == nil) {
+		missing = append(missing, "FaultPlan (set exactly where Faults is)")
 	}
 	if len(missing) > 0 {
 		t.Fatalf("%s: the kit's instance lacks or gets wrong %s", kit.Name(), strings.Join(missing, ", "))

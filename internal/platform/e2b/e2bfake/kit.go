@@ -68,6 +68,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
 		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
 		Faults:         kitFaults{fake},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: fake.SpecViolations,
 	}
 }
@@ -116,6 +117,8 @@ func kitFault(f platformtest.Fault) Fault {
 		return Fault{DropAfterHandling: true, Times: f.Times}
 	case platformtest.FaultLatency:
 		return Fault{Latency: f.Latency, Times: f.Times}
+	case platformtest.FaultSlowAnswer:
+		return Fault{AnswerLatency: f.Latency, Times: f.Times}
 	default:
 		return Fault{Times: f.Times}
 	}

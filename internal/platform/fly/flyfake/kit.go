@@ -61,6 +61,8 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			return fmt.Sprintf("  name  = %q\n  image = %q\n", name, kitImage)
 		},
 		Capabilities: plat.Capabilities(),
+		// Fly has no template API: a template is a record in state.
+		TemplatesInStateOnly: true,
 		ImportStateVerifyIgnore: map[string][]string{
 			// Fly volume snapshots have no name (SnapshotNamesUnique is
 			// false for that reason): the name is kept in state only.
@@ -69,6 +71,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
 		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
 		Faults:         kitFaults{fake},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: fake.SpecViolations,
 	}
 }
@@ -120,6 +123,8 @@ func kitFault(f platformtest.Fault) Fault {
 		return Fault{DropAfterHandling: true, Times: f.Times}
 	case platformtest.FaultLatency:
 		return Fault{Latency: f.Latency, Times: f.Times}
+	case platformtest.FaultSlowAnswer:
+		return Fault{AnswerLatency: f.Latency, Times: f.Times}
 	default:
 		return Fault{Times: f.Times}
 	}

@@ -20,6 +20,11 @@ import (
 // kitApp is the Modal app of every kit instance's sandboxes.
 const kitApp = "sbx-kit"
 
+// kitAppEnv is where a command configured from the environment alone
+// finds the instance's app: the modal block's app has no environment
+// variable of its own.
+const kitAppEnv = "SBX_TEST_MODAL_APP"
+
 // kitImage is the registry image kit templates build from: it stands for
 // the quickstart agent image with its CMD (the fake runs nothing).
 const kitImage = "ghcr.io/sbxhq/sbx-agent:1.0"
@@ -79,10 +84,12 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			return fmt.Sprintf("  modal {\n    token_id     = %q\n    token_secret = %q\n    app          = %q\n%s  }\n",
 				ws.TokenID(), ws.TokenSecret(), kitApp, platformtest.InnerLines(inner))
 		},
-		// The modal block's app has no environment variable: a command
-		// configured from the environment looks in the default app.
-		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret()},
-		Definition: k.def,
+		// The modal block's app has no environment variable of its own: the
+		// kit's Definition reads it from kitAppEnv, so a command configured
+		// from the environment alone (the orphans command run in-process
+		// with it) looks in the instance's app.
+		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret(), kitAppEnv + "=" + kitApp},
+		Definition: platformtest.ReadingEnv(k.def, map[string]string{"app": kitAppEnv}),
 		Hooks:      platformtest.Sleepless(),
 		// The provider judges retention deadlines on the workspace's
 		// clock, so a test that moves it (ws.Advance) moves the
@@ -103,6 +110,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, ws: ws},
 		Objects:        func(*testing.T) []platformtest.Object { return ws.kitObjects() },
 		Faults:         kitFaults{ws},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: ws.Violations,
 	}
 }
@@ -194,6 +202,8 @@ func kitStep(f platformtest.Fault) Step {
 		return Step{DropAnswer: true}
 	case platformtest.FaultLatency:
 		return Step{Hold: f.Latency}
+	case platformtest.FaultSlowAnswer:
+		return Step{HoldAnswer: f.Latency}
 	default:
 		return Step{}
 	}
