@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// flyToken is the token of the row whose fly block names no app: its
+// api_url reaches no server, since the provider refuses the block first.
+const flyToken = "fly_badinput_token_93be"
+
 // w is the parts of an expected error, in order.
 func w(parts ...string) []string { return parts }
 

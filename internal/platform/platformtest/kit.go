@@ -25,6 +25,7 @@ package platformtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,22 @@ type KitOptions struct {
 	// Pace is how fast the platform answers and settles: slow unless the
 	// test asks for Instant, saying why.
 	Pace Pace
+	// Settings replace the kit's own choice of platform-block settings
+	// that do not point at the instance (E2B's tier); "" leaves one out,
+	// to the provider's default. A kit fails the test on a setting it
+	// does not let a test choose (CheckSettings).
+	Settings map[string]string
+}
+
+// CheckSettings fails t when opts sets a platform-block setting that the
+// kit of platform does not let a test choose (choosable).
+func (o KitOptions) CheckSettings(t *testing.T, platform string, choosable ...string) {
+	t.Helper()
+	for name := range o.Settings {
+		if !slices.Contains(choosable, name) {
+			t.Fatalf("%s: the kit does not let a test choose the setting %q (it chooses %v)", platform, name, choosable)
+		}
+	}
 }
 
 // Pace is how the platform's objects move between states. The zero value
@@ -244,15 +261,16 @@ type Faults interface {
 // platform's CLI, console or SDK) would make it: none of the provider's
 // marks unless Labels give them.
 type Foreign struct {
-	// Kind is KindVolume, KindSandbox or KindSnapshot.
+	// Kind is KindTemplate, KindVolume, KindSandbox or KindSnapshot.
 	Kind string
 	// Name is its name (a volume's, a sandbox's).
 	Name string
 	// Labels are set where the platform stores labels on the kind.
 	Labels map[string]string
 	// SourceID is what a snapshot is taken of (a sandbox or a volume, as
-	// the platform snapshots), or what a sandbox starts from (a template
-	// or image id; "" for the platform's default where it has one).
+	// the platform snapshots), what a sandbox starts from (a template or
+	// image id; "" for the platform's default where it has one), or the
+	// image a template adopts.
 	SourceID string
 }
 

@@ -54,6 +54,11 @@ func (c ByClient) Make(t *testing.T, f Foreign) string {
 	var id string
 	var err error
 	switch f.Kind {
+	case KindTemplate:
+		var tpl *platform.Template
+		if tpl, err = c.Platform.Templates().Create(ctx, platform.TemplateSpec{Name: f.Name, Image: f.SourceID, Labels: f.Labels}); err == nil {
+			id = tpl.ID
+		}
 	case KindVolume:
 		var v *platform.Volume
 		if v, err = c.Platform.Volumes().Create(ctx, platform.VolumeSpec{Name: f.Name, Labels: f.Labels}); err == nil {

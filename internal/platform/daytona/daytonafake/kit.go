@@ -31,6 +31,7 @@ func (k kit) Name() string { return k.def.Name }
 
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
 	fo := Options{APIKey: kitKey, DefaultSandboxClass: ClassLinuxVM}
 	if opts.Pace.IsInstant() {
 		// The first GET of an object in a transitional state finds it settled.

@@ -37,6 +37,7 @@ func (k kit) Name() string { return k.def.Name }
 
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
 	fo := Options{APIToken: kitToken, Apps: []string{kitApp}}
 	if opts.Pace.IsInstant() {
 		// The first read of a machine or snapshot in a transitional

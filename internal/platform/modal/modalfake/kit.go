@@ -68,6 +68,7 @@ func (k kit) Name() string { return k.def.Name }
 // run from their create on, so the instant pace changes nothing here.
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
 	kitServer.Lock()
 	srv := kitServer.s
 	kitServer.Unlock()
@@ -141,9 +142,11 @@ func unreported(caps platform.Capabilities, kind string) []string {
 
 // kitObjects are the workspace's live objects: running sandboxes with their
 // tags, volumes (a Modal volume's id in state is its name), every image
-// (templates, and filesystem snapshots, which are images made from a
+// built (templates, and filesystem snapshots, which are images made from a
 // sandbox; Modal lists no images, the fake knows them) and memory
-// snapshots.
+// snapshots. A registry image pulled as it is (the base every template of
+// it is built on, the provider's marks a layer above) is Modal's copy of
+// the registry's, shared by every build on it: not an object anyone made.
 func (w *Workspace) kitObjects() []platformtest.Object {
 	var out []platformtest.Object
 	for _, sb := range w.Sandboxes() {
@@ -157,6 +160,9 @@ func (w *Workspace) kitObjects() []platformtest.Object {
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
 	for _, img := range w.images {
+		if img.registryPull() {
+			continue
+		}
 		kind := platformtest.KindTemplate
 		if img.fromSandbox != "" {
 			kind = platformtest.KindSnapshot
@@ -369,4 +375,18 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 		}
 	}
 	return "", false
+}
+
+// registryPull says the image is a registry image pulled as it is: FROM
+// lines only, on no image of the workspace.
+func (img *image) registryPull() bool {
+	if img.baseImageID != "" || img.fromSandbox != "" || len(img.commands) == 0 {
+		return false
+	}
+	for _, c := range img.commands {
+		if !strings.HasPrefix(strings.TrimSpace(c), "FROM ") {
+			return false
+		}
+	}
+	return true
 }
