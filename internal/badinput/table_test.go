@@ -230,6 +230,19 @@ func badRows() []row {
 			config: "data \"sbx_sandboxes\" \"x\" {\n  status = \"sleeping\"\n}\n",
 			want:   w(`Attribute status value must be one of: ["running" "paused" "stopped" "archived" "starting" "stopping" "failed" "unknown"], got: "sleeping"`)},
 
+		// The do-nothing platform: every attribute its table does not
+		// accept is refused at plan time, as on any platform.
+		{category: "nothing", name: "paused", platform: nothing, config: box(nothing, `state = "paused"`),
+			want: w(`state = "paused" is not supported on nothing: state must be one of "running"`)},
+		{category: "nothing", name: "two_volumes", platform: nothing, config: box(nothing, mount("vol-1", "/a")+"\n"+mount("vol-2", "/b")),
+			want: w("volume_mount: 2 blocks are above the maximum of 1 on nothing. Keep 1 or fewer.")},
+		{category: "nothing", name: "read_only", platform: nothing, config: box(nothing, mount("vol-1", "/a", "read_only = true")),
+			want: w("volume_mount[0].read_only = true is not supported on nothing: volume_mount[0].read_only must be one of false")},
+		{category: "nothing", name: "volume_size", platform: nothing, config: vol("name    = \"sized\"\nsize_gb = 10"),
+			want: w("size_gb = 10 is not supported on nothing")},
+		{category: "nothing", name: "dockerfile", platform: nothing, config: dockerfile("build", "FROM alpine:3.20\n"),
+			want: w("dockerfile = (a Dockerfile) is not supported on nothing")},
+
 		// Provider blocks.
 		{category: "provider", name: "two_platforms", platform: e2b, provider: []string{`fly { app = "x" }`},
 			config: vol(`name = "two"`), want: w("The provider block has both e2b and fly; give exactly one platform block (none means docker).")},
