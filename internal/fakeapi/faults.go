@@ -97,14 +97,8 @@ func (a *API) TakeFault(route string) (Fault, bool) {
 // says whether the request should still be handled. A nil input (a route
 // outside the spec) writes the fault's answer without validating it.
 func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, route string, f Fault) bool {
-	if f.Latency > 0 {
-		timer := time.NewTimer(f.Latency)
-		select {
-		case <-timer.C:
-		case <-r.Context().Done():
-			timer.Stop()
-			return false
-		}
+	if !waitForClient(r, f.Latency) {
+		return false
 	}
 	if f.DropBeforeHandling {
 		DropConnection(w)
@@ -126,20 +120,30 @@ func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *open
 // says whether the answer should still be sent: not when the fault drops
 // it, nor when the client gave up while the answer was held.
 func (a *API) AfterHandling(w http.ResponseWriter, r *http.Request, f Fault) bool {
-	if f.AnswerLatency > 0 {
-		timer := time.NewTimer(f.AnswerLatency)
-		select {
-		case <-timer.C:
-		case <-r.Context().Done():
-			timer.Stop()
-			return false
-		}
+	if !waitForClient(r, f.AnswerLatency) {
+		return false
 	}
 	if f.DropAfterHandling {
 		DropConnection(w)
 		return false
 	}
 	return true
+}
+
+// waitForClient waits d (really) and says whether the client still waits
+// for its answer.
+func waitForClient(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 // DropConnection closes the TCP connection under a request without writing
