@@ -1,6 +1,9 @@
 package platformtest
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Op is one of a resource's operations, as Terraform runs it.
 type Op string
@@ -120,5 +123,22 @@ func (p *FaultPlan) Target(kind string) (FaultTarget, bool) {
 func CountedVolumes(prefix, extra string) func(count int) string {
 	return func(count int) string {
 		return fmt.Sprintf("resource \"sbx_volume\" \"v\" {\n  count = %d\n  name  = \"%s_${count.index}\"\n%s}\n", count, prefix, extra)
+	}
+}
+
+// ResourceHCL is a FaultTarget's HCL: resource typ "name" whose body is
+// format with before in place of its %s (after, once updated), then the
+// timeouts block. A body with no %s is the same updated or not.
+func ResourceHCL(typ, name, format, before, after string) func(updated bool, timeouts string) string {
+	return func(updated bool, timeouts string) string {
+		v := before
+		if updated {
+			v = after
+		}
+		body := format
+		if strings.Contains(format, "%s") {
+			body = fmt.Sprintf(format, v)
+		}
+		return fmt.Sprintf("resource %q %q {\n%s\n%s}\n", typ, name, body, timeouts)
 	}
 }

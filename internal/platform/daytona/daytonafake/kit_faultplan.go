@@ -1,10 +1,6 @@
 package daytonafake
 
-import (
-	"fmt"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
-)
+import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 
 // kitFaultPlan is Daytona under faults: its REST routes as the spec
 // writes them, through the provider's REST client. Daytona refuses a
@@ -33,9 +29,7 @@ resource "sbx_sandbox" "b" {
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_volume\" \"v\" {\n  name = \"fm-vol\"\n" + timeouts + "}\n"
-				},
+				HCL:  platformtest.ResourceHCL("sbx_volume", "v", `  name = "fm-vol"`, "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /volumes", platformtest.OpRead: "GET /volumes/{volumeId}",
 					platformtest.OpDelete: "DELETE /volumes/{volumeId}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "a Daytona volume has nothing to change in place " +
@@ -43,22 +37,14 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindTemplate,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_template\" \"t\" {\n  name  = \"fm-tpl\"\n  image = \"" + image + "\"\n" + timeouts + "}\n"
-				},
+				HCL:  platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+image+"\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /snapshots", platformtest.OpRead: "GET /snapshots/{id}",
 					platformtest.OpDelete: "DELETE /snapshots/{id}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "Daytona snapshots cannot be rebuilt: every change of a template replaces it"},
 			},
 			{
 				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: func(updated bool, timeouts string) string {
-					label := "a"
-					if updated {
-						label = "b"
-					}
-					return fmt.Sprintf("resource \"sbx_sandbox\" \"b\" {\n  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %q }\n%s}\n", label, timeouts)
-				},
+				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %s }", `"a"`, `"b"`),
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /sandbox", platformtest.OpRead: "GET /sandbox/{sandboxIdOrName}",
 					platformtest.OpUpdate: "PUT /sandbox/{sandboxIdOrName}/labels", platformtest.OpDelete: "DELETE /sandbox/{sandboxIdOrName}",
@@ -66,9 +52,7 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindSnapshot, Deps: template + sandbox,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_snapshot\" \"s\" {\n  sandbox_id = sbx_sandbox.b.id\n  name       = \"fm-snap\"\n" + timeouts + "}\n"
-				},
+				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  sandbox_id = sbx_sandbox.b.id\n  name       = \"fm-snap\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /sandbox/{sandboxIdOrName}/snapshot",
 					platformtest.OpRead: "GET /snapshots/{id}", platformtest.OpDelete: "DELETE /snapshots/{id}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "snapshots are immutable: every change replaces them"},

@@ -1,10 +1,6 @@
 package e2bfake
 
-import (
-	"fmt"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
-)
+import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 
 // kitFaultPlan is E2B under faults: its REST routes as the spec writes
 // them, through the provider's REST client.
@@ -27,9 +23,7 @@ resource "sbx_sandbox" "b" {
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_volume\" \"v\" {\n  name = \"fm-vol\"\n" + timeouts + "}\n"
-				},
+				HCL:  platformtest.ResourceHCL("sbx_volume", "v", `  name = "fm-vol"`, "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /volumes", platformtest.OpRead: "GET /volumes/{volumeID}",
 					platformtest.OpDelete: "DELETE /volumes/{volumeID}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "an E2B volume has nothing to change in place " +
@@ -37,13 +31,7 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindTemplate,
-				HCL: func(updated bool, timeouts string) string {
-					step := "ok"
-					if updated {
-						step = "changed"
-					}
-					return fmt.Sprintf("resource \"sbx_template\" \"t\" {\n  name       = \"fm-tpl\"\n  dockerfile = \"FROM alpine:3.20\\nRUN echo %s\\n\"\n%s}\n", step, timeouts)
-				},
+				HCL:  platformtest.ResourceHCL("sbx_template", "t", "  name       = \"fm-tpl\"\n  dockerfile = \"FROM alpine:3.20\\nRUN echo %s\\n\"", "ok", "changed"),
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /v3/templates", platformtest.OpRead: "GET /templates/{templateID}",
 					platformtest.OpUpdate: "POST /v2/templates/{templateID}/builds/{buildID}", platformtest.OpDelete: "DELETE /templates/{templateID}",
@@ -51,13 +39,7 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: func(updated bool, timeouts string) string {
-					timeout := "10m"
-					if updated {
-						timeout = "20m"
-					}
-					return fmt.Sprintf("resource \"sbx_sandbox\" \"b\" {\n  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  timeout     = %q\n%s}\n", timeout, timeouts)
-				},
+				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  timeout     = %s", `"10m"`, `"20m"`),
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /sandboxes", platformtest.OpRead: "GET /sandboxes/{sandboxID}",
 					platformtest.OpUpdate: "POST /sandboxes/{sandboxID}/timeout", platformtest.OpDelete: "DELETE /sandboxes/{sandboxID}",
@@ -65,9 +47,7 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindSnapshot, Deps: template + sandbox,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_snapshot\" \"s\" {\n  sandbox_id = sbx_sandbox.b.id\n  name       = \"fm-snap\"\n" + timeouts + "}\n"
-				},
+				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  sandbox_id = sbx_sandbox.b.id\n  name       = \"fm-snap\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /sandboxes/{sandboxID}/snapshots",
 					platformtest.OpRead: "GET /snapshots", platformtest.OpDelete: "DELETE /templates/{templateID}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "snapshots are immutable: every change replaces them"},

@@ -1,10 +1,6 @@
 package flyfake
 
-import (
-	"fmt"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
-)
+import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 
 // kitFaultPlan is Fly's Machines API under faults: its REST routes as the
 // spec writes them, through the provider's REST client. A machine update
@@ -30,36 +26,22 @@ resource "sbx_volume" "v" {
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL: func(updated bool, timeouts string) string {
-					size := 1
-					if updated {
-						size = 2
-					}
-					return fmt.Sprintf("resource \"sbx_volume\" \"v\" {\n  name    = \"fm_vol\"\n  size_gb = %d\n%s}\n", size, timeouts)
-				},
+				HCL:  platformtest.ResourceHCL("sbx_volume", "v", "  name    = \"fm_vol\"\n  size_gb = %s", "1", "2"),
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /apps/{app_name}/volumes", platformtest.OpRead: "GET /apps/{app_name}/volumes/{volume_id}",
 					platformtest.OpUpdate: "PUT /apps/{app_name}/volumes/{volume_id}/extend", platformtest.OpDelete: "DELETE /apps/{app_name}/volumes/{volume_id}",
 				},
 			},
 			{
-				Kind: platformtest.KindTemplate,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_template\" \"t\" {\n  name  = \"fm-tpl\"\n  image = \"" + kitImage + "\"\n" + timeouts + "}\n"
-				},
+				Kind:   platformtest.KindTemplate,
+				HCL:    platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+kitImage+"\"", "", ""),
 				Routes: map[platformtest.Op]string{},
 				Why: map[platformtest.Op]string{platformtest.OpCreate: noRequest, platformtest.OpRead: noRequest,
 					platformtest.OpUpdate: noRequest, platformtest.OpDelete: noRequest},
 			},
 			{
 				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: func(updated bool, timeouts string) string {
-					mem := 256
-					if updated {
-						mem = 512
-					}
-					return fmt.Sprintf("resource \"sbx_sandbox\" \"b\" {\n  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  memory_mb   = %d\n%s}\n", mem, timeouts)
-				},
+				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  memory_mb   = %s", "256", "512"),
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /apps/{app_name}/machines", platformtest.OpRead: "GET /apps/{app_name}/machines/{machine_id}",
 					platformtest.OpUpdate: "POST /apps/{app_name}/machines/{machine_id}", platformtest.OpDelete: "DELETE /apps/{app_name}/machines/{machine_id}",
@@ -67,9 +49,7 @@ resource "sbx_volume" "v" {
 			},
 			{
 				Kind: platformtest.KindSnapshot, Deps: volume, Kept: true,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_snapshot\" \"s\" {\n  volume_id = sbx_volume.v.id\n" + timeouts + "}\n"
-				},
+				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  volume_id = sbx_volume.v.id", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /apps/{app_name}/volumes/{volume_id}/snapshots",
 					platformtest.OpRead: "GET /apps/{app_name}/volumes/{volume_id}/snapshots"},
 				Why: map[platformtest.Op]string{

@@ -1,10 +1,6 @@
 package modalfake
 
-import (
-	"fmt"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
-)
+import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 
 // kitFaultPlan is Modal under faults: its RPC methods. The SDK absorbs
 // every fault but latency (ClientRetriesAll): it waits out
@@ -36,9 +32,7 @@ resource "sbx_sandbox" "b" {
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_volume\" \"v\" {\n  name = \"" + volume + "\"\n" + timeouts + "}\n"
-				},
+				HCL:  platformtest.ResourceHCL("sbx_volume", "v", "  name = \""+volume+"\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "VolumeGetOrCreate", platformtest.OpRead: "VolumeGetOrCreate",
 					platformtest.OpDelete: "VolumeDelete"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "a Modal volume has nothing to change in place " +
@@ -46,30 +40,20 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindTemplate,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_template\" \"t\" {\n  name  = \"fm-tpl\"\n  image = \"" + kitImage + "\"\n" + timeouts + "}\n"
-				},
+				HCL:  platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+kitImage+"\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "ImageGetOrCreate", platformtest.OpRead: "ImageFromId",
 					platformtest.OpDelete: "ImageDelete"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "every change of a Modal template replaces it"},
 			},
 			{
 				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: func(updated bool, timeouts string) string {
-					label := "a"
-					if updated {
-						label = "b"
-					}
-					return fmt.Sprintf("resource \"sbx_sandbox\" \"b\" {\n  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %q }\n%s}\n", label, timeouts)
-				},
+				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %s }", `"a"`, `"b"`),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "SandboxCreateV2", platformtest.OpRead: "SandboxTagsGetV2",
 					platformtest.OpUpdate: "SandboxTagsSetV2", platformtest.OpDelete: "SandboxTerminateV2"},
 			},
 			{
 				Kind: platformtest.KindSnapshot, Deps: template + sandbox,
-				HCL: func(_ bool, timeouts string) string {
-					return "resource \"sbx_snapshot\" \"s\" {\n  sandbox_id = sbx_sandbox.b.id\n" + timeouts + "}\n"
-				},
+				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  sandbox_id = sbx_sandbox.b.id", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "TaskSnapshotFilesystem", platformtest.OpRead: "ImageFromId",
 					platformtest.OpDelete: "ImageDelete"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "snapshots are immutable: every change replaces them"},
