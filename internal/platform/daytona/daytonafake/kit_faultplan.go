@@ -11,25 +11,17 @@ func kitFaultPlan() *platformtest.FaultPlan {
 	// image is the templates' image: a pinned tag, since Daytona refuses
 	// moving ones.
 	const image = "python:3.12-slim"
-	const template = `
-resource "sbx_template" "t" {
-  name  = "fm-tpl"
-  image = "` + image + `"
-}
-`
-	const sandbox = `
-resource "sbx_sandbox" "b" {
-  name        = "fm-box"
-  template_id = sbx_template.t.id
-}
-`
+	// The kinds' resources; a kind's Deps are the others' as they are before an update.
+	volumeHCL := platformtest.ResourceHCL("sbx_volume", "v", `  name = "fm-vol"`, "", "")
+	templateHCL := platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+image+"\"", "", "")
+	sandboxHCL := platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %s }", `"a"`, `"b"`)
 	return &platformtest.FaultPlan{
 		Client:        platformtest.ClientREST,
 		CreatesResent: true,
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL:  platformtest.ResourceHCL("sbx_volume", "v", `  name = "fm-vol"`, "", ""),
+				HCL:  volumeHCL,
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /volumes", platformtest.OpRead: "GET /volumes/{volumeId}",
 					platformtest.OpDelete: "DELETE /volumes/{volumeId}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "a Daytona volume has nothing to change in place " +
@@ -37,21 +29,21 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindTemplate,
-				HCL:  platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+image+"\"", "", ""),
+				HCL:  templateHCL,
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /snapshots", platformtest.OpRead: "GET /snapshots/{id}",
 					platformtest.OpDelete: "DELETE /snapshots/{id}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "Daytona snapshots cannot be rebuilt: every change of a template replaces it"},
 			},
 			{
-				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %s }", `"a"`, `"b"`),
+				Kind: platformtest.KindSandbox, Deps: templateHCL(false, ""),
+				HCL: sandboxHCL,
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /sandbox", platformtest.OpRead: "GET /sandbox/{sandboxIdOrName}",
 					platformtest.OpUpdate: "PUT /sandbox/{sandboxIdOrName}/labels", platformtest.OpDelete: "DELETE /sandbox/{sandboxIdOrName}",
 				},
 			},
 			{
-				Kind: platformtest.KindSnapshot, Deps: template + sandbox,
+				Kind: platformtest.KindSnapshot, Deps: templateHCL(false, "") + sandboxHCL(false, ""),
 				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  sandbox_id = sbx_sandbox.b.id\n  name       = \"fm-snap\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /sandbox/{sandboxIdOrName}/snapshot",
 					platformtest.OpRead: "GET /snapshots/{id}", platformtest.OpDelete: "DELETE /snapshots/{id}"},

@@ -5,25 +5,16 @@ import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 // kitFaultPlan is E2B under faults: its REST routes as the spec writes
 // them, through the provider's REST client.
 func kitFaultPlan() *platformtest.FaultPlan {
-	const template = `
-resource "sbx_template" "t" {
-  name       = "fm-tpl"
-  dockerfile = "FROM alpine:3.20\nRUN echo ok\n"
-}
-`
-	const sandbox = `
-resource "sbx_sandbox" "b" {
-  name        = "fm-box"
-  template_id = sbx_template.t.id
-  timeout     = "10m"
-}
-`
+	// The kinds' resources; a kind's Deps are the others' as they are before an update.
+	volumeHCL := platformtest.ResourceHCL("sbx_volume", "v", `  name = "fm-vol"`, "", "")
+	templateHCL := platformtest.ResourceHCL("sbx_template", "t", "  name       = \"fm-tpl\"\n  dockerfile = \"FROM alpine:3.20\\nRUN echo %s\\n\"", "ok", "changed")
+	sandboxHCL := platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  timeout     = %s", `"10m"`, `"20m"`)
 	return &platformtest.FaultPlan{
 		Client: platformtest.ClientREST,
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL:  platformtest.ResourceHCL("sbx_volume", "v", `  name = "fm-vol"`, "", ""),
+				HCL:  volumeHCL,
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /volumes", platformtest.OpRead: "GET /volumes/{volumeID}",
 					platformtest.OpDelete: "DELETE /volumes/{volumeID}"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "an E2B volume has nothing to change in place " +
@@ -31,22 +22,22 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindTemplate,
-				HCL:  platformtest.ResourceHCL("sbx_template", "t", "  name       = \"fm-tpl\"\n  dockerfile = \"FROM alpine:3.20\\nRUN echo %s\\n\"", "ok", "changed"),
+				HCL:  templateHCL,
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /v3/templates", platformtest.OpRead: "GET /templates/{templateID}",
 					platformtest.OpUpdate: "POST /v2/templates/{templateID}/builds/{buildID}", platformtest.OpDelete: "DELETE /templates/{templateID}",
 				},
 			},
 			{
-				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  timeout     = %s", `"10m"`, `"20m"`),
+				Kind: platformtest.KindSandbox, Deps: templateHCL(false, ""),
+				HCL: sandboxHCL,
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /sandboxes", platformtest.OpRead: "GET /sandboxes/{sandboxID}",
 					platformtest.OpUpdate: "POST /sandboxes/{sandboxID}/timeout", platformtest.OpDelete: "DELETE /sandboxes/{sandboxID}",
 				},
 			},
 			{
-				Kind: platformtest.KindSnapshot, Deps: template + sandbox,
+				Kind: platformtest.KindSnapshot, Deps: templateHCL(false, "") + sandboxHCL(false, ""),
 				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  sandbox_id = sbx_sandbox.b.id\n  name       = \"fm-snap\"", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /sandboxes/{sandboxID}/snapshots",
 					platformtest.OpRead: "GET /snapshots", platformtest.OpDelete: "DELETE /templates/{templateID}"},

@@ -7,26 +7,18 @@ import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 // is a POST of the whole config: sent twice it sets the same config, so
 // the client repeats it like a PUT (Repeatable).
 func kitFaultPlan() *platformtest.FaultPlan {
-	const template = `
-resource "sbx_template" "t" {
-  name  = "fm-tpl"
-  image = "` + kitImage + `"
-}
-`
-	const volume = `
-resource "sbx_volume" "v" {
-  name    = "fm_vol"
-  size_gb = 1
-}
-`
 	const noRequest = "a Fly template is a record in state of an image reference: Fly has no template API, so no request is sent"
+	// The kinds' resources; a kind's Deps are the others' as they are before an update.
+	volumeHCL := platformtest.ResourceHCL("sbx_volume", "v", "  name    = \"fm_vol\"\n  size_gb = %s", "1", "2")
+	templateHCL := platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+kitImage+"\"", "", "")
+	sandboxHCL := platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  memory_mb   = %s", "256", "512")
 	return &platformtest.FaultPlan{
 		Client:     platformtest.ClientREST,
 		Repeatable: []string{"POST /apps/{app_name}/machines/{machine_id}"},
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL:  platformtest.ResourceHCL("sbx_volume", "v", "  name    = \"fm_vol\"\n  size_gb = %s", "1", "2"),
+				HCL:  volumeHCL,
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /apps/{app_name}/volumes", platformtest.OpRead: "GET /apps/{app_name}/volumes/{volume_id}",
 					platformtest.OpUpdate: "PUT /apps/{app_name}/volumes/{volume_id}/extend", platformtest.OpDelete: "DELETE /apps/{app_name}/volumes/{volume_id}",
@@ -34,21 +26,21 @@ resource "sbx_volume" "v" {
 			},
 			{
 				Kind:   platformtest.KindTemplate,
-				HCL:    platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+kitImage+"\"", "", ""),
+				HCL:    templateHCL,
 				Routes: map[platformtest.Op]string{},
 				Why: map[platformtest.Op]string{platformtest.OpCreate: noRequest, platformtest.OpRead: noRequest,
 					platformtest.OpUpdate: noRequest, platformtest.OpDelete: noRequest},
 			},
 			{
-				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  memory_mb   = %s", "256", "512"),
+				Kind: platformtest.KindSandbox, Deps: templateHCL(false, ""),
+				HCL: sandboxHCL,
 				Routes: map[platformtest.Op]string{
 					platformtest.OpCreate: "POST /apps/{app_name}/machines", platformtest.OpRead: "GET /apps/{app_name}/machines/{machine_id}",
 					platformtest.OpUpdate: "POST /apps/{app_name}/machines/{machine_id}", platformtest.OpDelete: "DELETE /apps/{app_name}/machines/{machine_id}",
 				},
 			},
 			{
-				Kind: platformtest.KindSnapshot, Deps: volume, Kept: true,
+				Kind: platformtest.KindSnapshot, Deps: volumeHCL(false, ""), Kept: true,
 				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  volume_id = sbx_volume.v.id", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "POST /apps/{app_name}/volumes/{volume_id}/snapshots",
 					platformtest.OpRead: "GET /apps/{app_name}/volumes/{volume_id}/snapshots"},

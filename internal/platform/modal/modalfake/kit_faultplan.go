@@ -15,24 +15,16 @@ import "github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 func kitFaultPlan() *platformtest.FaultPlan {
 	// volume is the name of the matrix's volume on Modal.
 	const volume = "fm-vol"
-	const template = `
-resource "sbx_template" "t" {
-  name  = "fm-tpl"
-  image = "` + kitImage + `"
-}
-`
-	const sandbox = `
-resource "sbx_sandbox" "b" {
-  name        = "fm-box"
-  template_id = sbx_template.t.id
-}
-`
+	// The kinds' resources; a kind's Deps are the others' as they are before an update.
+	volumeHCL := platformtest.ResourceHCL("sbx_volume", "v", "  name = \""+volume+"\"", "", "")
+	templateHCL := platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+kitImage+"\"", "", "")
+	sandboxHCL := platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %s }", `"a"`, `"b"`)
 	return &platformtest.FaultPlan{
 		Client: platformtest.ClientRetriesAll,
 		Kinds: []platformtest.FaultTarget{
 			{
 				Kind: platformtest.KindVolume,
-				HCL:  platformtest.ResourceHCL("sbx_volume", "v", "  name = \""+volume+"\"", "", ""),
+				HCL:  volumeHCL,
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "VolumeGetOrCreate", platformtest.OpRead: "VolumeGetOrCreate",
 					platformtest.OpDelete: "VolumeDelete"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "a Modal volume has nothing to change in place " +
@@ -40,19 +32,19 @@ resource "sbx_sandbox" "b" {
 			},
 			{
 				Kind: platformtest.KindTemplate,
-				HCL:  platformtest.ResourceHCL("sbx_template", "t", "  name  = \"fm-tpl\"\n  image = \""+kitImage+"\"", "", ""),
+				HCL:  templateHCL,
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "ImageGetOrCreate", platformtest.OpRead: "ImageFromId",
 					platformtest.OpDelete: "ImageDelete"},
 				Why: map[platformtest.Op]string{platformtest.OpUpdate: "every change of a Modal template replaces it"},
 			},
 			{
-				Kind: platformtest.KindSandbox, Deps: template,
-				HCL: platformtest.ResourceHCL("sbx_sandbox", "b", "  name        = \"fm-box\"\n  template_id = sbx_template.t.id\n  labels      = { team = %s }", `"a"`, `"b"`),
+				Kind: platformtest.KindSandbox, Deps: templateHCL(false, ""),
+				HCL: sandboxHCL,
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "SandboxCreateV2", platformtest.OpRead: "SandboxTagsGetV2",
 					platformtest.OpUpdate: "SandboxTagsSetV2", platformtest.OpDelete: "SandboxTerminateV2"},
 			},
 			{
-				Kind: platformtest.KindSnapshot, Deps: template + sandbox,
+				Kind: platformtest.KindSnapshot, Deps: templateHCL(false, "") + sandboxHCL(false, ""),
 				HCL: platformtest.ResourceHCL("sbx_snapshot", "s", "  sandbox_id = sbx_sandbox.b.id", "", ""),
 				Routes: map[platformtest.Op]string{platformtest.OpCreate: "TaskSnapshotFilesystem", platformtest.OpRead: "ImageFromId",
 					platformtest.OpDelete: "ImageDelete"},
