@@ -48,7 +48,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		Env: []string{"DAYTONA_API_KEY=" + kitKey, "DAYTONA_API_URL=" + fake.URL(),
 			"DAYTONA_ORGANIZATION_ID=" + fake.OrganizationID()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// Daytona sizes boxes by their template. The sizes are none of
 		// Daytona's defaults (1 CPU, 1 GiB, 3 GiB, which read back as unset),
 		// so an import reads them back; the conformance suite's in-place
@@ -270,4 +270,30 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 		}
 	}
 	return "", false
+}
+
+// Make makes a volume, or a template (a Daytona snapshot of the image
+// f.SourceID: POST /snapshots with name and imageName, as the Daytona CLI's
+// `snapshot create --image` sends it), through Daytona's API with a plain
+// request, as another client would: Daytona volumes and snapshots carry no
+// labels. Sandboxes and sandbox snapshots made by hand are not modelled
+// here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	var path string
+	body := map[string]string{"name": f.Name}
+	switch f.Kind {
+	case platformtest.KindVolume:
+		path = "/volumes"
+	case platformtest.KindTemplate:
+		path = "/snapshots"
+		body["imageName"] = f.SourceID
+	default:
+		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes and templates are)", f.Kind)
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+path, http.Header{"Authorization": {"Bearer " + kitKey}}, body, &out)
+	return out.ID
 }
