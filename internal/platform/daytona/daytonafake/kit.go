@@ -273,9 +273,8 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 }
 
 // Make makes a volume, or a template (a Daytona snapshot of the image
-// f.SourceID: POST /snapshots with name and imageName, as the Daytona CLI's
-// `snapshot create --image` sends it), through Daytona's API with a plain
-// request, as another client would: Daytona volumes and snapshots carry no
+// f.SourceID: POST /snapshots with name and imageName), through Daytona's
+// API with a plain request, as another client would: Daytona volumes and snapshots carry no
 // labels. Sandboxes and sandbox snapshots made by hand are not modelled
 // here yet.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
