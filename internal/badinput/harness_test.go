@@ -8,70 +8,48 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
-	"github.com/docker/docker/api/types/volume"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
-	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
+	"github.com/sbxhq/terraform-provider-sbx/internal/conformance"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
-// The credentials the fakes accept.
-const (
-	e2bKey     = "e2b_badinput_key_41c7"
-	daytonaKey = "dtn_badinput_key_7a20"
-	flyToken   = "fly_badinput_token_93be"
-	flyApp     = "sbx-badinput"
-	modalApp   = "sbx-badinput"
-)
-
-// The platforms a row runs against.
+// The platforms rows name; every platform of the registry must have rows
+// (TestBadInputs).
 const (
 	docker  = "docker"
 	e2b     = "e2b"
 	daytona = "daytona"
 	fly     = "fly"
 	modal   = "modal"
+	nothing = "nothing"
 )
 
-// target is one platform set up for one row: the provider block pointing
-// at it, the provider served to the terraform CLI, and what it made.
-type target struct {
-	// block is the provider block; extra lines go inside it, beside the
-	// platform's own block.
-	block func(extra ...string) string
-	// platformBlock is the platform's own block with inner lines added
-	// inside it ("" for Docker without inner lines).
-	platformBlock func(inner ...string) string
-	// factories serve a provider of the provider's registered platforms,
-	// whose waits end at once, to the terraform CLI.
-	factories map[string]func() (tfprotov6.ProviderServer, error)
-	// made lists every create the platform received and every object it
-	// holds; empty when the row made nothing.
-	made func() []string
-	// modal is the row's Modal workspace (modal rows only).
-	modal *modalfake.Workspace
-	// daytona is the row's Daytona fake (daytona rows only).
-	daytona *daytonafake.Server
+// settings are the platform-block settings a platform's rows choose in
+// place of its kit's: E2B's rows run on the provider's default tier
+// (base), whose limits they name.
+var settings = map[string]map[string]string{
+	e2b: {"tier": ""},
 }
 
-// factories serves the provider with its registered platforms, waits
-// ending at once, to the terraform CLI.
-func factories(opts provider.Options) map[string]func() (tfprotov6.ProviderServer, error) {
-	opts.Platforms = platforms.All()
-	opts.Hooks = acctest.NoWaitHooks()
-	return acctest.Factories(provider.NewWithOptions("test", opts))
+// target is one platform of the registry started for one row: its kit's
+// instance, the provider served to the terraform CLI, and what the
+// platform held and had received when the row began.
+type target struct {
+	*platformtest.Instance
+	// factories serve a provider of the provider's registered platforms
+	// (the instance's definition in its place), whose waits end at once,
+	// to the terraform CLI.
+	factories platformtest.Factories
+	// before are the objects and make requests the platform had when the
+	// row began (begin).
+	before map[string]int
 }
 
 // owner is the provider block's owner of a row: every object the row
@@ -82,18 +60,12 @@ func owner(t *testing.T) string {
 	return "badinput-" + hex.EncodeToString(sum[:6])
 }
 
+// block is the provider block: the owner, extra lines beside the
+// platform's own block, then that block.
+func (tg *target) block(extra ...string) string { return tg.ProviderBlock(extra...) }
+
 // providerBlock is a provider "sbx" block holding lines and the platform
 // block pb (empty: none, Docker by default).
-
-// inner renders lines inside a platform block.
-func inner(lines []string) string {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString("    " + l + "\n")
-	}
-	return b.String()
-}
-
 func providerBlock(pb string, lines []string) string {
 	var b strings.Builder
 	b.WriteString("provider \"sbx\" {\n")
@@ -105,164 +77,64 @@ func providerBlock(pb string, lines []string) string {
 	return b.String()
 }
 
-// newTarget sets up the platform name for t.
+// newTarget starts the registry's platform name for t.
 func newTarget(t *testing.T, name string) *target {
 	t.Helper()
-	own := fmt.Sprintf("owner = %q", owner(t))
-	switch name {
-	case docker:
-		return dockerTarget(t, own)
-	case e2b:
-		fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bKey})
-		t.Cleanup(func() { specViolations(t, fake.SpecViolations()) })
-		pb := func(in ...string) string {
-			return fmt.Sprintf("  e2b {\n    api_key = %q\n    api_url = %q\n%s  }\n", e2bKey, fake.URL(), inner(in))
+	for _, e := range kits.All() {
+		if e.Kit.Name() != name {
+			continue
 		}
-		return &target{
-			block:         func(extra ...string) string { return providerBlock(pb(), append([]string{own}, extra...)) },
-			platformBlock: pb,
-			factories:     factories(provider.Options{}),
-			made: func() []string {
-				out := requests(fake.Requests, "POST /v3/templates", "POST /v2/templates/{templateID}/builds/{buildID}",
-					"POST /sandboxes", "POST /volumes", "POST /sandboxes/{sandboxID}/snapshots")
-				for _, s := range fake.Sandboxes() {
-					out = append(out, "sandbox "+s.ID)
-				}
-				for _, v := range fake.Templates() {
-					out = append(out, "template "+v.ID)
-				}
-				for _, v := range fake.Volumes() {
-					out = append(out, "volume "+v.ID)
-				}
-				for _, v := range fake.Snapshots() {
-					out = append(out, "snapshot "+v.SnapshotID)
-				}
-				return out
-			},
-		}
-	case daytona:
-		fake := daytonafake.New(t, daytonafake.Options{APIKey: daytonaKey})
-		t.Cleanup(func() { specViolations(t, fake.SpecViolations()) })
-		pb := func(in ...string) string {
-			return fmt.Sprintf("  daytona {\n    api_key = %q\n    api_url = %q\n%s  }\n", daytonaKey, fake.URL(), inner(in))
-		}
-		seeded := len(fake.Snapshots())
-		return &target{
-			block:         func(extra ...string) string { return providerBlock(pb(), append([]string{own}, extra...)) },
-			platformBlock: pb,
-			factories:     factories(provider.Options{}),
-			daytona:       fake,
-			made: func() []string {
-				out := requests(fake.Requests, "POST /snapshots", "POST /sandbox", "POST /volumes",
-					"POST /sandbox/{sandboxIdOrName}/snapshot")
-				for _, s := range fake.Sandboxes() {
-					out = append(out, "sandbox "+s.ID)
-				}
-				if snaps := fake.Snapshots(); len(snaps) > seeded {
-					out = append(out, fmt.Sprintf("%d snapshots (%d seeded)", len(snaps), seeded))
-				}
-				for _, v := range fake.Volumes() {
-					out = append(out, "volume "+v.ID)
-				}
-				return out
-			},
-		}
-	case fly:
-		fake := flyfake.New(t, flyfake.Options{APIToken: flyToken, Apps: []string{flyApp}})
-		t.Cleanup(func() { specViolations(t, fake.SpecViolations()) })
-		pb := func(in ...string) string {
-			return fmt.Sprintf("  fly {\n    api_token = %q\n    app       = %q\n    api_url   = %q\n%s  }\n",
-				flyToken, flyApp, fake.URL(), inner(in))
-		}
-		return &target{
-			block:         func(extra ...string) string { return providerBlock(pb(), append([]string{own}, extra...)) },
-			platformBlock: pb,
-			factories:     factories(provider.Options{}),
-			made: func() []string {
-				out := requests(fake.Requests, "POST /apps", "POST /apps/{app_name}/machines", "POST /apps/{app_name}/volumes",
-					"POST /apps/{app_name}/volumes/{volume_id}/snapshots")
-				for _, m := range fake.Machines() {
-					out = append(out, "machine "+m.ID)
-				}
-				for _, v := range fake.Volumes() {
-					out = append(out, "volume "+v.ID)
-				}
-				return out
-			},
-		}
-	case modal:
-		ws := modalFake.NewWorkspace(t)
-		pb := func(in ...string) string {
-			return fmt.Sprintf("  modal {\n    token_id     = %q\n    token_secret = %q\n    app          = %q\n%s  }\n",
-				ws.TokenID(), ws.TokenSecret(), modalApp, inner(in))
-		}
-		return &target{
-			block:         func(extra ...string) string { return providerBlock(pb(), append([]string{own}, extra...)) },
-			platformBlock: pb,
-			factories:     factories(provider.Options{Clock: ws}),
-			modal:         ws,
-			made: func() []string {
-				var out []string
-				for _, rpc := range []string{"SandboxCreate", "SandboxCreateV2", "SandboxRestore", "SandboxRestoreV2",
-					"ImageGetOrCreate", "SandboxSnapshot", "TaskSnapshotFilesystem", "TaskSnapshotMemory"} {
-					if n := ws.Calls(rpc); n > 0 {
-						out = append(out, fmt.Sprintf("%d %s calls", n, rpc))
-					}
-				}
-				for _, s := range ws.Sandboxes() {
-					out = append(out, "sandbox "+s.ID)
-				}
-				return out
-			},
-		}
+		in := platformtest.Start(t, e.Kit, platformtest.KitOptions{Owner: owner(t), Settings: settings[name]})
+		tg := &target{Instance: in, factories: conformance.Factories(in)}
+		tg.begin(t)
+		return tg
 	}
-	t.Fatalf("no platform %q", name)
+	t.Fatalf("no platform %q in the registry", name)
 	return nil
 }
 
-// dockerTarget is the Docker platform: the engine of DOCKER_HOST or the
-// local socket. A row that gets past validation needs the engine; what it
-// made is asked of the engine by the row's owner label, when there is one.
-func dockerTarget(t *testing.T, own string) *target {
-	label := platform.LabelPrefix + "owner=" + owner(t)
-	return &target{
-		block: func(extra ...string) string { return providerBlock("", append([]string{own}, extra...)) },
-		platformBlock: func(in ...string) string {
-			if len(in) == 0 {
-				return ""
+// begin records what the platform holds and has received now: made
+// reports what came after.
+func (tg *target) begin(t *testing.T) {
+	t.Helper()
+	tg.before = tg.holding(t)
+}
+
+// holding counts, by line, the objects the platform holds and the
+// requests it received that make objects (its fault plan's Makes; none
+// where it has no fault plan: Docker's objects are asked of the engine).
+func (tg *target) holding(t *testing.T) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	if tg.Faults != nil {
+		for _, r := range tg.FaultPlan.Makes {
+			if n := tg.Faults.Hits(r); n > 0 {
+				out["× "+r] = n
 			}
-			return "  docker {\n" + inner(in) + "  }\n"
-		},
-		factories: factories(provider.Options{}),
-		made: func() []string {
-			c := acctest.DockerClient(t)
-			ctx := context.Background()
-			f := filters.NewArgs(filters.Arg("label", label))
-			var out []string
-			cs, err := c.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
-			if err != nil {
-				t.Fatalf("listing containers: %v", err)
-			}
-			for _, x := range cs {
-				out = append(out, "container "+x.ID)
-			}
-			vs, err := c.VolumeList(ctx, volume.ListOptions{Filters: f})
-			if err != nil {
-				t.Fatalf("listing volumes: %v", err)
-			}
-			for _, x := range vs.Volumes {
-				out = append(out, "volume "+x.Name)
-			}
-			is, err := c.ImageList(ctx, image.ListOptions{Filters: f})
-			if err != nil {
-				t.Fatalf("listing images: %v", err)
-			}
-			for _, x := range is {
-				out = append(out, "image "+x.ID)
-			}
-			return out
-		},
+		}
 	}
+	for _, o := range tg.Objects(t) {
+		out[o.Kind+" "+o.ID]++
+	}
+	return out
+}
+
+// made lists every make request the platform received and every object
+// it holds since the row began; empty when the row made nothing.
+func (tg *target) made(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for line, n := range tg.holding(t) {
+		if extra := n - tg.before[line]; extra > 0 {
+			if route, ok := strings.CutPrefix(line, "× "); ok {
+				out = append(out, fmt.Sprintf("%d × %s", extra, route))
+			} else {
+				out = append(out, line)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // plainImage is an image of the row's own, made outside the provider
@@ -292,21 +164,4 @@ func plainImage(t *testing.T, _ *target) string {
 		}
 	})
 	return inspect.ID
-}
-
-// requests names every route of routes that received a request.
-func requests(count func(string) int, routes ...string) []string {
-	var out []string
-	for _, r := range routes {
-		if n := count(r); n > 0 {
-			out = append(out, fmt.Sprintf("%d × %s", n, r))
-		}
-	}
-	return out
-}
-
-func specViolations(t *testing.T, v []string) {
-	if len(v) > 0 {
-		t.Errorf("requests or responses broke the platform's spec:\n%s", strings.Join(v, "\n"))
-	}
 }

@@ -4,15 +4,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
-// modalFake is the one Modal fake of the binary; every row gets a
-// workspace of its own on it.
-var modalFake *modalfake.Server
-
-// TestMain starts the Modal fake and points Modal's SDK at it for the
-// whole process (the SDK reads the server address from the environment).
+// TestMain starts the Modal fake the Modal kit's instances are workspaces
+// of: Modal's SDK reads the server address from the process's environment.
 func TestMain(m *testing.M) {
-	os.Exit(modalfake.RunTests(m, func(s *modalfake.Server) { modalFake = s }))
+	os.Exit(kits.Main(m))
 }

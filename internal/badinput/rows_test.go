@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
 // row is one bad input: a configuration the provider must refuse at plan
@@ -50,6 +51,7 @@ var templateIDs = map[string]string{
 	daytona: "badinput-snap",
 	fly:     "badinput-tpl",
 	modal:   "im-0123456789abcdefghijkl",
+	nothing: "nothing-tpl",
 }
 
 // box is sbx_sandbox.s on platform p, started from its template, with body.
@@ -114,9 +116,9 @@ func TestBadInputs(t *testing.T) {
 	if len(rows) < 60 {
 		t.Errorf("the table has %d rows, want at least 60", len(rows))
 	}
-	for _, p := range []string{docker, e2b, daytona, fly, modal} {
-		if platforms[p] < 3 {
-			t.Errorf("the table has %d rows on %s, want at least 3", platforms[p], p)
+	for _, e := range kits.All() {
+		if p := e.Kit.Name(); platforms[p] < 3 {
+			t.Errorf("the table has %d rows on %s, want at least 3 on every platform of the registry", platforms[p], p)
 		}
 	}
 	t.Logf("%d rows; by category: %v; by platform: %v", len(rows), categories, platforms)
@@ -144,7 +146,7 @@ func runRow(t *testing.T, r row) {
 	}
 	tg := newTarget(t, p)
 	lines := append([]string{fmt.Sprintf("owner = %q", owner(t))}, r.provider...)
-	pb := tg.platformBlock(r.inner...)
+	pb := tg.PlatformBlock(r.inner...)
 	if r.block != "" {
 		pb = r.block
 	}
@@ -152,6 +154,7 @@ func runRow(t *testing.T, r row) {
 	parts := r.want
 	if r.setup != nil {
 		r.importID = r.setup(t, tg)
+		tg.begin(t)
 		parts = make([]string, len(r.want))
 		for i, p := range r.want {
 			parts[i] = strings.ReplaceAll(p, "{id}", r.importID)
@@ -182,7 +185,7 @@ func runRow(t *testing.T, r row) {
 		Steps:                    []resource.TestStep{step},
 	})
 	if p != docker || r.engine {
-		if made := tg.made(); len(made) > 0 {
+		if made := tg.made(t); len(made) > 0 {
 			t.Errorf("the refused %s reached the platform: %s", kindOf(r), strings.Join(made, "; "))
 		}
 	}

@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// flyToken is the token of the row whose fly block names no app: its
+// api_url reaches no server, since the provider refuses the block first.
+const flyToken = "fly_badinput_token_93be"
+
 // w is the parts of an expected error, in order.
 func w(parts ...string) []string { return parts }
 
@@ -247,6 +251,19 @@ func badRows() []row {
 		{category: "filters", name: "sandboxes_bad_status", platform: modal,
 			config: "data \"sbx_sandboxes\" \"x\" {\n  status = \"sleeping\"\n}\n",
 			want:   w(`Attribute status value must be one of: ["running" "paused" "stopped" "archived" "starting" "stopping" "failed" "unknown"], got: "sleeping"`)},
+
+		// The do-nothing platform: every attribute its table does not
+		// accept is refused at plan time, as on any platform.
+		{category: "nothing", name: "paused", platform: nothing, config: box(nothing, `state = "paused"`),
+			want: w(`state = "paused" is not supported on nothing: state must be one of "running"`)},
+		{category: "nothing", name: "two_volumes", platform: nothing, config: box(nothing, mount("vol-1", "/a")+"\n"+mount("vol-2", "/b")),
+			want: w("volume_mount: 2 blocks are above the maximum of 1 on nothing. Keep 1 or fewer.")},
+		{category: "nothing", name: "read_only", platform: nothing, config: box(nothing, mount("vol-1", "/a", "read_only = true")),
+			want: w("volume_mount[0].read_only = true is not supported on nothing: volume_mount[0].read_only must be one of false")},
+		{category: "nothing", name: "volume_size", platform: nothing, config: vol("name    = \"sized\"\nsize_gb = 10"),
+			want: w("size_gb = 10 is not supported on nothing")},
+		{category: "nothing", name: "dockerfile", platform: nothing, config: dockerfile("build", "FROM alpine:3.20\n"),
+			want: w("dockerfile = (a Dockerfile) is not supported on nothing")},
 
 		// Provider blocks.
 		{category: "provider", name: "two_platforms", platform: e2b, provider: []string{`fly { app = "x" }`},

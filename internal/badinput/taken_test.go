@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
+	"github.com/sbxhq/terraform-provider-sbx/internal/conformance"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
@@ -19,13 +19,13 @@ import (
 // it in state) and nothing else was made.
 
 // TestTakenNameModalVolume: a Modal volume of the name exists (made outside
-// Terraform).
+// Terraform, as the modal CLI would).
 func TestTakenNameModalVolume(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
 	tg := newTarget(t, modal)
-	ws := tg.modal
-	id := ws.CreateVolume("taken-vol")
+	id := tg.OutOfBand.Make(t, platformtest.Foreign{Kind: platformtest.KindVolume, Name: "taken-vol"})
+	tg.begin(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: tg.factories,
 		Steps: []resource.TestStep{{
@@ -34,23 +34,20 @@ func TestTakenNameModalVolume(t *testing.T) {
 				"import it: terraform import <this resource's address> taken-vol", "otherwise choose another name")),
 		}},
 	})
-	v, ok := ws.Volume("taken-vol")
-	if !ok || v.ID != id {
-		t.Errorf("the volume that held the name is gone or replaced: %+v (found %v), want id %s", v, ok, id)
-	}
-	if made := tg.made(); len(made) > 0 {
+	checkUntouched(t, tg, platformtest.KindVolume, id)
+	if made := tg.made(t); len(made) > 0 {
 		t.Errorf("the refused apply made: %s", strings.Join(made, "; "))
 	}
 }
 
 // TestTakenNameDaytonaTemplate: a Daytona snapshot (an sbx_template there)
-// of the name exists.
+// of the name exists, made as another client would.
 func TestTakenNameDaytonaTemplate(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
 	tg := newTarget(t, daytona)
-	id := tg.daytona.SeedSnapshot(daytonafake.SnapshotSeed{Name: "taken-tpl", ImageName: "python:3.12-slim"})
-	seeded := len(tg.daytona.Snapshots())
+	id := tg.OutOfBand.Make(t, platformtest.Foreign{Kind: platformtest.KindTemplate, Name: "taken-tpl", SourceID: "python:3.12-slim"})
+	tg.begin(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: tg.factories,
 		Steps: []resource.TestStep{{
@@ -59,11 +56,9 @@ func TestTakenNameDaytonaTemplate(t *testing.T) {
 				"import it: terraform import <this resource's address> "+id, "otherwise choose another name")),
 		}},
 	})
-	if _, ok := tg.daytona.Snapshot(id); !ok {
-		t.Errorf("the snapshot %s that held the name is gone", id)
-	}
-	if n := len(tg.daytona.Snapshots()); n != seeded {
-		t.Errorf("the fake holds %d snapshots after the refused apply, want the %d seeded", n, seeded)
+	checkUntouched(t, tg, platformtest.KindTemplate, id)
+	if made := tg.made(t); len(made) > 0 {
+		t.Errorf("the refused apply made: %s", strings.Join(made, "; "))
 	}
 }
 
@@ -72,8 +67,7 @@ func TestTakenNameE2BVolume(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
 	tg := newTarget(t, e2b)
-	other := acctest.NewOtherState(t, provider.NewWithOptions("test",
-		provider.Options{Platforms: platforms.All(), Hooks: acctest.NoWaitHooks()}))
+	other := acctest.NewOtherState(t, provider.NewWithOptions("test", conformance.Options(tg.Instance)))
 	other.Apply(tg.block() + vol(`name = "taken-e2b"`))
 	theirs := other.Attr("sbx_volume.v", "id")
 	resource.Test(t, resource.TestCase{
@@ -84,22 +78,34 @@ func TestTakenNameE2BVolume(t *testing.T) {
 				"import it: terraform import <this resource's address> "+theirs, "otherwise choose another name")),
 		}},
 	})
-	names := e2bVolumes(tg)
-	if len(names) != 1 || names[0] != theirs {
-		t.Errorf("the fake holds the volumes %v after the refused apply, want only the other state's %s", names, theirs)
+	var ids []string
+	for _, o := range tg.Objects(t) {
+		if o.Kind == platformtest.KindVolume {
+			ids = append(ids, o.ID)
+		}
+	}
+	if len(ids) != 1 || ids[0] != theirs {
+		t.Errorf("the fake holds the volumes %v after the refused apply, want only the other state's %s", ids, theirs)
 	}
 	if got := other.Attr("sbx_volume.v", "id"); got != theirs {
 		t.Errorf("the other state's volume changed: %s, want %s", got, theirs)
 	}
 }
 
-// e2bVolumes are the ids of the volumes tg's E2B fake holds.
-func e2bVolumes(tg *target) []string {
-	var ids []string
-	for _, m := range tg.made() {
-		if id, ok := strings.CutPrefix(m, "volume "); ok {
-			ids = append(ids, id)
-		}
+// checkUntouched fails t unless the object of kind that held the name
+// still exists and the platform received no delete of the kind (the only
+// way the provider could have replaced it by another of the same id, as
+// Modal's volumes, whose id is their name).
+func checkUntouched(t *testing.T, tg *target, kind, id string) {
+	t.Helper()
+	if !tg.OutOfBand.Exists(t, kind, id) {
+		t.Errorf("the %s %s that held the name is gone", kind, id)
 	}
-	return ids
+	k, ok := tg.FaultPlan.Target(kind)
+	if !ok {
+		t.Fatalf("%s: the fault plan has no %s", tg.Name, kind)
+	}
+	if route := k.Routes[platformtest.OpDelete]; tg.Faults.Hits(route) > 0 {
+		t.Errorf("the refused apply sent %d × %s: the %s that held the name may have been replaced", tg.Faults.Hits(route), route, kind)
+	}
 }

@@ -17,6 +17,8 @@ import (
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
 // boxes is how many sandboxes (each with a volume of its own) the
@@ -26,14 +28,12 @@ const boxes = 20
 // applyArgs are the flags of every apply: ten creates at a time.
 var applyArgs = []string{"-auto-approve", "-input=false", "-no-color", "-parallelism=10"}
 
-// volumeName is the name of the run's i-th volume: underscores, which
-// every platform accepts in volume names (Fly: ^[a-z0-9_]{1,30}$).
-func volumeName(prefix string, i int) string { return fmt.Sprintf("%s_%d", prefix, i) }
-
 // configuration is the run's template, 20 volumes and 20 named sandboxes,
-// each mounting its own volume.
+// each mounting its own volume. The volumes are named <prefix>_<index>:
+// underscores, which every platform accepts in volume names (Fly:
+// ^[a-z0-9_]{1,30}$).
 func configuration(s *site, prefix string) string {
-	return s.provider + "\n" + s.template + fmt.Sprintf(`
+	return s.provider() + "\n" + s.template() + fmt.Sprintf(`
 resource "sbx_volume" "v" {
   count = %[1]d
   name  = "%[2]s_${count.index}"
@@ -72,7 +72,7 @@ func TestCrashSafeApply(t *testing.T) {
 	// go test's -parallel (GOMAXPROCS by default).
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, concurrentRuns)
-	for _, r := range rows {
+	for _, e := range kits.All() {
 		for _, during := range []string{"volume", "sandbox"} {
 			name := map[string]string{"volume": "during-volume-creates", "sandbox": "during-sandbox-creates"}[during]
 			for _, c := range crashes {
@@ -84,8 +84,8 @@ func TestCrashSafeApply(t *testing.T) {
 					defer wg.Done()
 					slots <- struct{}{}
 					defer func() { <-slots }()
-					t.Run(r.name+"/"+name+"/"+c.name(), func(t *testing.T) {
-						crashScenario(t, tf, bin, env, r, during, c)
+					t.Run(e.Kit.Name()+"/"+name+"/"+c.name(), func(t *testing.T) {
+						crashScenario(t, tf, bin, env, e.Kit, during, c)
 					})
 				}()
 			}
@@ -123,33 +123,32 @@ func (c crash) name() string {
 // crashScenario is one run: c's signal is sent to terraform once the
 // platform holds three objects of the kind during ("volume": while the
 // volumes are being made; "sandbox": while the boxes are, the volumes made).
-func crashScenario(t *testing.T, tf, bin string, env []string, r row, during string, c crash) {
+func crashScenario(t *testing.T, tf, bin string, env []string, kit platformtest.Kit, during string, c crash) {
 	sig := c.sig
 	sfx := sdkacctest.RandStringFromCharSet(6, "abcdefghijklmnopqrstuvwxyz0123456789")
 	owner, prefix := "crash-"+sfx, "crash_"+sfx
-	s := r.setup(t, owner, prefix)
-	w := &workdir{t: t, tf: tf, bin: bin, dir: t.TempDir(), env: append(slices.Clone(env), s.env...)}
+	s := start(t, kit, owner)
+	w := &workdir{t: t, tf: tf, bin: bin, dir: t.TempDir(), env: append(slices.Clone(env), s.Env...)}
 	w.write("main.tf", "terraform {\n  required_providers {\n    sbx = { source = \"sbxhq/sbx\" }\n  }\n}\n\n"+configuration(s, prefix))
 	destroyed := false
 	t.Cleanup(func() {
-		// A fake ends with the test; a real engine keeps what a failed
-		// run left: destroy it, and remove the run owner's orphans.
-		if destroyed || !s.real {
+		// A real engine keeps what a failed run left (a fake ends with
+		// the test): destroy it, and remove the run owner's orphans.
+		if destroyed {
 			return
 		}
 		w.unlock()
 		if out, code := w.terraform("destroy", "-auto-approve", "-input=false", "-no-color"); code != 0 {
 			t.Logf("cleanup: terraform destroy: exit %d\n%s", code, out)
 		}
-		if out, code := w.orphans("--platform", s.orphansPlatform, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--delete"); code == 1 {
+		if out, code := w.orphansOf(s, "--platform", s.Name, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--delete"); code == 1 {
 			t.Logf("cleanup: orphans --delete: exit %d\n%s", code, out)
 		}
 	})
 
 	// 1. The apply, interrupted once a few objects of the kind exist.
-	s.slow()
+	s.slow(t)
 	first := w.interrupted(sig, func() bool { return count(s.objects(t), during) >= 3 }, applyArgs...)
-	s.fast()
 	t.Logf("after %s: the platform holds %d sandboxes and %d volumes; the state %d resources",
 		c.name(), count(s.objects(t), "sandbox"), count(s.objects(t), "volume"), len(w.state()))
 	if sig == syscall.SIGKILL {
@@ -203,7 +202,7 @@ func crashScenario(t *testing.T, tf, bin string, env []string, r row, during str
 	}
 }
 
-func count(objects []object, kind string) int {
+func count(objects []platformtest.Object, kind string) int {
 	n := 0
 	for _, o := range objects {
 		if o.Kind == kind {
@@ -213,7 +212,7 @@ func count(objects []object, kind string) int {
 	return n
 }
 
-func describe(objects []object) string {
+func describe(objects []platformtest.Object) string {
 	lines := make([]string, 0, len(objects))
 	for _, o := range objects {
 		lines = append(lines, "  "+o.String())
@@ -237,14 +236,14 @@ func kindOf(resourceType string) string {
 
 // untrackedObjects are the objects the platform holds that no state
 // resource records.
-func untrackedObjects(objects []object, st []stateResource) []object {
+func untrackedObjects(objects []platformtest.Object, st []stateResource) []platformtest.Object {
 	held := map[string]bool{}
 	for _, r := range st {
 		if k := kindOf(r.Type); k != "" {
 			held[k+" "+r.ID] = true
 		}
 	}
-	var out []object
+	var out []platformtest.Object
 	for _, o := range objects {
 		if !held[o.Kind+" "+o.ID] {
 			out = append(out, o)
@@ -340,14 +339,14 @@ const maxApplies = 5
 // once an apply completes (an orphan nobody was told about: the apply made
 // its resource's object a second time), and when nothing a message says
 // can be done.
-func (w *workdir) resolve(s *site, owner string, untracked []object, messages string, complete bool) {
+func (w *workdir) resolve(s *site, owner string, untracked []platformtest.Object, messages string, complete bool) {
 	t := w.t
 	t.Helper()
 	imports := importCommands(messages) // object id → address
-	var unnamed, named []object
+	var unnamed, named []platformtest.Object
 	for _, o := range untracked {
 		_, byImport := imports[o.ID]
-		if byImport || (o.Token != "" && strings.Contains(messages, o.Token)) {
+		if byImport || (tokenOf(o) != "" && strings.Contains(messages, tokenOf(o))) {
 			named = append(named, o)
 		} else {
 			unnamed = append(unnamed, o)
@@ -367,7 +366,7 @@ func (w *workdir) resolve(s *site, owner string, untracked []object, messages st
 	// The orphans command lists exactly the untracked objects it can check.
 	var want []string
 	for _, o := range untracked {
-		if s.labelled[o.Kind] {
+		if labelled(o) {
 			want = append(want, o.Kind+" "+o.ID)
 		}
 	}
@@ -411,7 +410,7 @@ func (w *workdir) resolve(s *site, owner string, untracked []object, messages st
 	var byToken []string
 	allNamed := true
 	for _, o := range left {
-		if o.Token != "" && strings.Contains(messages, o.Token) && s.labelled[o.Kind] {
+		if tokenOf(o) != "" && strings.Contains(messages, tokenOf(o)) && labelled(o) {
 			byToken = append(byToken, o.Kind+" "+o.ID)
 		} else {
 			allNamed = false
@@ -435,7 +434,7 @@ func (w *workdir) resolve(s *site, owner string, untracked []object, messages st
 
 // madeTwice counts the objects of lost that share their kind and name with
 // another object the platform holds.
-func madeTwice(lost, all []object) int {
+func madeTwice(lost, all []platformtest.Object) int {
 	n := 0
 	for _, o := range lost {
 		for _, other := range all {
@@ -466,17 +465,11 @@ func diagnostics(messages string) string {
 // reports, sorted, and its exit code.
 func (w *workdir) orphanIDs(s *site, owner string, del bool) ([]string, int) {
 	w.t.Helper()
-	args := []string{"--platform", s.orphansPlatform, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--format", "json"}
+	args := []string{"--platform", s.Name, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--format", "json"}
 	if del {
 		args = append(args, "--delete")
 	}
-	var out string
-	var code int
-	if s.orphansPlatforms != nil {
-		out, code = w.orphansInProcess(s.orphansPlatforms, args...)
-	} else {
-		out, code = w.orphans(args...)
-	}
+	out, code := w.orphansOf(s, args...)
 	if code != 0 && code != 2 {
 		w.t.Fatalf("terraform-provider-sbx orphans %s: exit %d:\n%s", strings.Join(args, " "), code, out)
 	}
@@ -505,13 +498,13 @@ func (w *workdir) orphanIDs(s *site, owner string, del bool) ([]string, int) {
 // checkExactly asserts the platform holds the state's sandboxes and
 // volumes, 20 of each, once each: no object outside the state, no resource
 // whose object was made twice, none missing.
-func checkExactly(t *testing.T, s *site, st []stateResource, objects []object) {
+func checkExactly(t *testing.T, s *site, st []stateResource, objects []platformtest.Object) {
 	t.Helper()
 	if u := untrackedObjects(objects, st); len(u) > 0 {
 		t.Errorf("the platform holds objects no state records:\n%s", describe(u))
 	}
 	live := map[string]bool{}
-	byName := map[string][]object{}
+	byName := map[string][]platformtest.Object{}
 	for _, o := range objects {
 		live[o.Kind+" "+o.ID] = true
 		byName[o.Kind+" "+o.Name] = append(byName[o.Kind+" "+o.Name], o)
@@ -529,7 +522,7 @@ func checkExactly(t *testing.T, s *site, st []stateResource, objects []object) {
 		}
 		perKind[k]++
 		if !live[k+" "+r.ID] {
-			if k != "template" || s.templates {
+			if k != "template" || s.templatesHeld() {
 				t.Errorf("%s records %s %s, which the platform does not hold", r.Address, k, r.ID)
 			}
 		}
@@ -539,7 +532,7 @@ func checkExactly(t *testing.T, s *site, st []stateResource, objects []object) {
 			t.Errorf("%ss: %d in state, %d on the platform; want %d of each", k, perKind[k], count(objects, k), boxes)
 		}
 	}
-	if perKind["template"] != 1 || (s.templates && count(objects, "template") != 1) {
+	if perKind["template"] != 1 || (s.templatesHeld() && count(objects, "template") != 1) {
 		t.Errorf("templates: %d in state, %d on the platform; want 1", perKind["template"], count(objects, "template"))
 	}
 }

@@ -4,14 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
-// modalFake is the Modal fake of the test binary: Modal's SDK, in the
-// provider binary too, finds it through MODAL_SERVER_URL, which RunTests
-// sets for this process and so for every terraform child it starts.
-var modalFake *modalfake.Server
-
+// TestMain starts the Modal fake the Modal kit's instances are workspaces
+// of: Modal's SDK, in the provider binary too, finds it through
+// MODAL_SERVER_URL, which it sets for this process and so for every
+// terraform child it starts.
 func TestMain(m *testing.M) {
-	os.Exit(modalfake.RunTests(m, func(s *modalfake.Server) { modalFake = s }))
+	os.Exit(kits.Main(m))
 }

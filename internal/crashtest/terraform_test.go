@@ -74,6 +74,17 @@ func (w *workdir) run(cmd *exec.Cmd) (string, int) {
 	return stdout.String() + stderr.String(), code
 }
 
+// orphansOf runs the orphans command for s: the provider binary's, or in
+// the test process with the kit's Definition where the binary cannot reach
+// the instance from the environment alone.
+func (w *workdir) orphansOf(s *site, args ...string) (string, int) {
+	w.t.Helper()
+	if s.orphansInProcess() {
+		return w.orphansInProcess(s.orphansPlatforms(), args...)
+	}
+	return w.orphans(args...)
+}
+
 // orphansInProcess runs the orphans command in the test process with the
 // given platforms and the working directory's environment.
 func (w *workdir) orphansInProcess(platforms []platform.Definition, args ...string) (string, int) {

@@ -24,6 +24,11 @@ type Fault struct {
 	// connection without an answer: the case that makes clients find a
 	// create again instead of repeating it.
 	DropAfterHandling bool
+	// AnswerLatency lets the request be handled at once and holds its
+	// answer this long (really, inside the fake): a client that gives up
+	// meanwhile loses the answer, the change made. It is the window an
+	// interrupted client lands in, where Latency's is before the change.
+	AnswerLatency time.Duration
 	// Answer, when set, builds the reply sent instead of handling the
 	// request; route is the operation as the spec writes it.
 	Answer func(route string) Reply
@@ -92,14 +97,8 @@ func (a *API) TakeFault(route string) (Fault, bool) {
 // says whether the request should still be handled. A nil input (a route
 // outside the spec) writes the fault's answer without validating it.
 func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, route string, f Fault) bool {
-	if f.Latency > 0 {
-		timer := time.NewTimer(f.Latency)
-		select {
-		case <-timer.C:
-		case <-r.Context().Done():
-			timer.Stop()
-			return false
-		}
+	if !waitForClient(r, f.Latency) {
+		return false
 	}
 	if f.DropBeforeHandling {
 		DropConnection(w)
@@ -115,6 +114,36 @@ func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *open
 		a.Send(w, r, input, rep)
 	}
 	return false
+}
+
+// AfterHandling plays the part of a fault that comes after handling and
+// says whether the answer should still be sent: not when the fault drops
+// it, nor when the client gave up while the answer was held.
+func (a *API) AfterHandling(w http.ResponseWriter, r *http.Request, f Fault) bool {
+	if !waitForClient(r, f.AnswerLatency) {
+		return false
+	}
+	if f.DropAfterHandling {
+		DropConnection(w)
+		return false
+	}
+	return true
+}
+
+// waitForClient waits d (really) and says whether the client still waits
+// for its answer.
+func waitForClient(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 // DropConnection closes the TCP connection under a request without writing

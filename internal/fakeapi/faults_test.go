@@ -1,8 +1,11 @@
 package fakeapi
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -69,6 +72,7 @@ func TestFaultsServed(t *testing.T) {
 		{"drop before handling", Fault{DropBeforeHandling: true}, 0, false},
 		{"drop after handling", Fault{DropAfterHandling: true}, 0, true},
 		{"latency", Fault{Latency: 20 * time.Millisecond}, http.StatusCreated, true},
+		{"answer latency", Fault{AnswerLatency: 20 * time.Millisecond}, http.StatusCreated, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +83,7 @@ func TestFaultsServed(t *testing.T) {
 			if (err != nil) != (tc.status == 0) || ans.status != tc.status {
 				t.Fatalf("answer %d, err %v; want status %d", ans.status, err, tc.status)
 			}
-			if time.Since(start) < tc.fault.Latency {
+			if time.Since(start) < tc.fault.Latency+tc.fault.AnswerLatency {
 				t.Fatalf("answered before the latency")
 			}
 			if tc.fault.Answer != nil && (ans.header.Get("Retry-After") != "2" || ans.body != `{"message":"down: POST /items"}`) {
@@ -95,6 +99,43 @@ func TestFaultsServed(t *testing.T) {
 				t.Fatalf("the fault was not used up: %d %v", ans.status, err)
 			}
 		})
+	}
+}
+
+// A client that gives up while its answer is held has lost the answer, and
+// the request was handled: the change is made.
+func TestAnswerLatencyOutlivesTheClient(t *testing.T) {
+	f := newMini(t, t, nil)
+	f.api.Inject("POST /items", Fault{AnswerLatency: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, "POST", f.url+"/items", strings.NewReader(`{"name":"a"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Key", testKey)
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_ = resp.Body.Close()
+		}
+		done <- err
+	}()
+	for len(f.handledRoutes()) == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("answered before the request was handled: %v", err)
+		default:
+			runtime.Gosched()
+		}
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the client that gave up got an answer")
+	}
+	if got := f.handledRoutes(); len(got) != 1 || got[0] != "POST /items" {
+		t.Fatalf("handled %v, want the create", got)
 	}
 }
 

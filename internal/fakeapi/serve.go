@@ -69,8 +69,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.Send(w, r, input, a.cfg.Error(http.StatusNotImplemented, "the %s fake does not serve %s", a.cfg.Spec.Platform, key))
 		return
 	}
-	if faulted && fault.DropAfterHandling {
-		DropConnection(w)
+	if faulted && !a.AfterHandling(w, r, fault) {
 		return
 	}
 	a.Send(w, r, input, rep)

@@ -5,13 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
-
-// modalServer is the one Modal fake of the test binary (Modal's SDK reads
-// its server from the process's environment); each test has a workspace
-// of its own on it.
-var modalServer *modalfake.Server
 
 // cellParallelism is how many cells run at once unless -parallel says
 // otherwise: a cell mostly waits on terraform and on the fakes' injected
@@ -19,6 +14,8 @@ var modalServer *modalfake.Server
 // machines) would leave the matrix running for many minutes.
 const cellParallelism = "8"
 
+// TestMain starts the Modal fake the Modal kit's instances are workspaces
+// of (kits.Main) and runs the cells cellParallelism at a time.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := false
@@ -28,5 +25,5 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
-	os.Exit(modalfake.RunTests(m, func(s *modalfake.Server) { modalServer = s }))
+	os.Exit(kits.Main(m))
 }

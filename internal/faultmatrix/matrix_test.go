@@ -9,54 +9,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/conformance"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
-// op is one of a resource's operations, as Terraform runs it.
-type op string
-
-const (
-	opCreate op = "create"
-	opRead   op = "read"
-	opUpdate op = "update"
-	opDelete op = "delete"
-)
-
-var ops = []op{opCreate, opRead, opUpdate, opDelete}
-
-// fault is one misbehaviour of a platform, injected on the request (or
-// RPC) an operation sends.
-type fault string
-
-const (
-	// fault429 is a rate limit answer with the platform's retry header
-	// (Retry-After, Daytona's Retry-After-{throttler}, Modal's
-	// RPCRetryPolicy): the server did not act.
-	fault429 fault = "429"
-	// fault500 and fault503 are server errors: the server did not act,
-	// but the client cannot know that.
-	fault500 fault = "500"
-	fault503 fault = "503"
-	// faultDropBefore closes the connection before the server acted.
-	faultDropBefore fault = "drop_before"
-	// faultDropAfter closes the connection after the server acted.
-	faultDropAfter fault = "drop_after"
-	// faultLatency holds the request past the operation's timeout (the
-	// resource's timeouts block, rowTimeout): the client gives up and the
-	// server never acts.
-	faultLatency fault = "latency"
-)
-
-// faultNone lets a request through untouched: the random run queues it
-// between faults.
-const faultNone fault = "none"
-
-var faults = []fault{fault429, fault500, fault503, faultDropBefore, faultDropAfter, faultLatency}
+// faults are the faults each cell injects, one per row.
+var faults = []platformtest.FaultKind{
+	platformtest.FaultRateLimit, platformtest.FaultServerError, platformtest.FaultUnavailable,
+	platformtest.FaultDropBefore, platformtest.FaultDropAfter, platformtest.FaultLatency,
+}
 
 const (
 	// rowTimeout is the operation's timeout in a latency row.
@@ -66,55 +33,8 @@ const (
 	injectedLatency = 2 * time.Minute
 )
 
-// kind is one resource type as a platform's matrix applies it.
-type kind struct {
-	// name is the kind as the provider's attribute tables call it
-	// (volume, template, sandbox, snapshot).
-	name string
-	// deps is the HCL of the resources it needs; their requests are not
-	// faulted.
-	deps string
-	// hcl is the resource's HCL, its in-place change when updated;
-	// timeouts is a timeouts block to put in it (or "").
-	hcl func(updated bool, timeouts string) string
-	// routes are the requests (the fake's routes, or Modal RPC methods)
-	// each operation's faults hit; an operation without one is not
-	// applicable, for the reason in why.
-	routes map[op]string
-	why    map[op]string
-	// kept says the platform cannot delete the object: destroy forgets it
-	// and the fake keeps it, so only the state's objects are looked for.
-	kept bool
-}
-
-// resType is the kind's resource type.
-func (k kind) resType() string { return "sbx_" + k.name }
-
-// env is one test's fake and the provider pointed at it.
-type env interface {
-	providerBlock() string
-	factories() map[string]func() (tfprotov6.ProviderServer, error)
-	// inject queues f on route for the next n requests.
-	inject(route string, f fault, n int)
-	// hits counts the requests route received, faulted ones included.
-	hits(route string) int
-	// holds checks that the fake holds exactly the objects of k whose ids
-	// the state holds: none missing, none more (no orphan, no duplicate).
-	holds(k kind, stateIDs []string) error
-}
-
-// target is one platform's side of the matrix.
-type target interface {
-	name() string
-	// start starts a fake of the platform for t; its cleanup fails t on
-	// any request that broke the platform's spec or protocol.
-	start(t *testing.T) env
-	kinds() []kind
-	// cannot says why the fake cannot inject f on route ("" when it can).
-	cannot(route string, f fault) string
-	// expect is what the row of k, o and f must see.
-	expect(k kind, o op, f fault) outcome
-}
+// resType is the resource type of a kind.
+func resType(kind string) string { return "sbx_" + kind }
 
 // outcome is what a row must see: the apply converges at once, or it
 // fails with an error saying it is safe to apply again, and the next
@@ -136,6 +56,22 @@ func retrySafe(why string) outcome { return outcome{why: why} }
 // next apply finishes the job.
 var retrySafeError = acctest.ErrorPattern(`(may have been made|may have reached the server and taken effect|context deadline exceeded)`)
 
+// expect is what the row of k, o and f must see on a platform whose
+// client takes faults as plan says (platformtest.ClientRule).
+func expect(plan *platformtest.FaultPlan, k platformtest.FaultTarget, o platformtest.Op, f platformtest.FaultKind) outcome {
+	route := k.Routes[o]
+	if plan.Client == platformtest.ClientRetriesAll {
+		if f == platformtest.FaultLatency {
+			return retrySafe("the operation's timeout passes while the call is held in front of the platform's handler")
+		}
+		return converges
+	}
+	if f != platformtest.FaultLatency && (slices.Contains(plan.Repeatable, route) || (o == platformtest.OpCreate && plan.CreatesResent)) {
+		return converges
+	}
+	return expectREST(route, o, f)
+}
+
 // expectREST is the rule of the REST client (internal/rest) and the lost
 // create lookups (platform.FindLost): a 429 is retried on any request;
 // 5xx and lost connections only on idempotent ones; a non-idempotent
@@ -143,19 +79,19 @@ var retrySafeError = acctest.ErrorPattern(`(may have been made|may have reached 
 // whose object is looked up by its create token: found (the server acted)
 // it is adopted, not found the create fails saying so and is not sent
 // again. A request past its timeout fails.
-func expectREST(route string, o op, f fault) outcome {
+func expectREST(route string, o platformtest.Op, f platformtest.FaultKind) outcome {
 	method, _, _ := strings.Cut(route, " ")
 	idempotent := method != http.MethodPost && method != http.MethodPatch
 	switch {
-	case f == fault429:
+	case f == platformtest.FaultRateLimit:
 		return converges
-	case f == faultLatency:
+	case f == platformtest.FaultLatency:
 		return retrySafe("the operation's timeout passes while the request is held")
 	case idempotent:
 		return converges
-	case o == opCreate && f == faultDropAfter:
+	case o == platformtest.OpCreate && f == platformtest.FaultDropAfter:
 		return converges
-	case o == opCreate:
+	case o == platformtest.OpCreate:
 		return retrySafe("the create may have acted; the lookup by create token finds nothing and the create is not sent again")
 	default:
 		return retrySafe("the request may have acted (rest.ErrMaybeApplied)")
@@ -169,7 +105,7 @@ var emptyAfterApply = resource.ConfigPlanChecks{
 }
 
 // timeoutsBlock is a timeouts block setting o's timeout to rowTimeout.
-func timeoutsBlock(o op) string {
+func timeoutsBlock(o platformtest.Op) string {
 	return fmt.Sprintf("\n  timeouts {\n    %s = %q\n  }\n", o, rowTimeout)
 }
 
@@ -185,13 +121,29 @@ func stateIDs(s *terraform.State, typ string) []string {
 	return ids
 }
 
-// holdsState checks, for every kind of tg, that the fake holds exactly the
-// objects the state holds.
-func holdsState(e env, kinds []kind) resource.TestCheckFunc {
+// holds checks that the platform holds exactly the objects of k whose ids
+// the state holds: none missing, none more (no orphan, no duplicate). A
+// template that is a record in state only has nothing to look for.
+func holds(t *testing.T, in *platformtest.Instance, k platformtest.FaultTarget, inState []string) error {
+	if k.Kind == platformtest.KindTemplate && in.TemplatesInStateOnly {
+		return nil
+	}
+	var live []string
+	for _, o := range in.Objects(t) {
+		if o.Kind == k.Kind {
+			live = append(live, o.ID)
+		}
+	}
+	return compareIDs(k, live, inState)
+}
+
+// holdsState checks, for every kind of the plan, that the platform holds
+// exactly the objects the state holds.
+func holdsState(t *testing.T, in *platformtest.Instance, kinds []platformtest.FaultTarget) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		var problems []string
 		for _, k := range kinds {
-			if err := e.holds(k, stateIDs(s, k.resType())); err != nil {
+			if err := holds(t, in, k, stateIDs(s, resType(k.Kind))); err != nil {
 				problems = append(problems, err.Error())
 			}
 		}
@@ -202,16 +154,16 @@ func holdsState(e env, kinds []kind) resource.TestCheckFunc {
 	}
 }
 
-// holdsNothing is a CheckDestroy: after destroy the fake holds no object
-// of the kinds it can delete.
-func holdsNothing(e env, kinds []kind) resource.TestCheckFunc {
+// holdsNothing is a CheckDestroy: after destroy the platform holds no
+// object of the kinds it can delete.
+func holdsNothing(t *testing.T, in *platformtest.Instance, kinds []platformtest.FaultTarget) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		var problems []string
 		for _, k := range kinds {
-			if k.kept {
+			if k.Kept {
 				continue
 			}
-			if err := e.holds(k, nil); err != nil {
+			if err := holds(t, in, k, nil); err != nil {
 				problems = append(problems, err.Error())
 			}
 		}
@@ -222,10 +174,10 @@ func holdsNothing(e env, kinds []kind) resource.TestCheckFunc {
 	}
 }
 
-// compareIDs says how the fake's live objects of k differ from the
-// state's: orphans (the fake's, not in state), duplicates (an id twice)
-// and missing ones (in state, not on the fake).
-func compareIDs(k kind, live, inState []string) error {
+// compareIDs says how the platform's live objects of k differ from the
+// state's: orphans (the platform's, not in state), duplicates (an id
+// twice) and missing ones (in state, not on the platform).
+func compareIDs(k platformtest.FaultTarget, live, inState []string) error {
 	var problems []string
 	seen := map[string]int{}
 	for _, id := range live {
@@ -233,15 +185,15 @@ func compareIDs(k kind, live, inState []string) error {
 	}
 	for _, id := range inState {
 		if seen[id] == 0 {
-			problems = append(problems, fmt.Sprintf("%s %s is in the state but not on the platform", k.name, id))
+			problems = append(problems, fmt.Sprintf("%s %s is in the state but not on the platform", k.Kind, id))
 		}
 	}
 	for id, n := range seen {
 		switch {
 		case n > 1:
-			problems = append(problems, fmt.Sprintf("%s %s is on the platform %d times (duplicate)", k.name, id, n))
-		case !slices.Contains(inState, id) && !k.kept:
-			problems = append(problems, fmt.Sprintf("%s %s is on the platform but in no state (orphan)", k.name, id))
+			problems = append(problems, fmt.Sprintf("%s %s is on the platform %d times (duplicate)", k.Kind, id, n))
+		case !slices.Contains(inState, id) && !k.Kept:
+			problems = append(problems, fmt.Sprintf("%s %s is on the platform but in no state (orphan)", k.Kind, id))
 		}
 	}
 	if len(problems) == 0 {
@@ -251,24 +203,38 @@ func compareIDs(k kind, live, inState []string) error {
 	return fmt.Errorf("%s", strings.Join(problems, "\n"))
 }
 
-// TestFaultMatrix runs one row per platform, resource, operation and
-// fault. A row the platform or its fake cannot have is skipped saying why.
+// planOf starts an instance of the kit to read its fault plan, and skips
+// t, saying why, where the kit cannot inject faults.
+func planOf(t *testing.T, kit platformtest.Kit) *platformtest.FaultPlan {
+	t.Helper()
+	in := platformtest.Start(t, kit, platformtest.KitOptions{})
+	if in.Faults == nil {
+		t.Skipf("%s: the kit cannot inject faults (its Faults is nil: the platform answers for itself, as Docker's real engine, "+
+			"or makes nothing, as the do-nothing platform)", in.Name)
+	}
+	return in.FaultPlan
+}
+
+// TestFaultMatrix runs one row per platform of the registry, resource,
+// operation and fault. A row the platform or its fake cannot have is
+// skipped saying why; so is a platform whose kit cannot inject faults.
 func TestFaultMatrix(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
-	for _, tg := range targets() {
-		t.Run(tg.name(), func(t *testing.T) {
+	for _, e := range kits.All() {
+		t.Run(e.Kit.Name(), func(t *testing.T) {
 			t.Parallel()
-			for _, k := range tg.kinds() {
-				t.Run(k.name, func(t *testing.T) {
+			plan := planOf(t, e.Kit)
+			for _, k := range plan.Kinds {
+				t.Run(k.Kind, func(t *testing.T) {
 					t.Parallel()
-					for _, o := range ops {
+					for _, o := range platformtest.Ops {
 						t.Run(string(o), func(t *testing.T) {
 							t.Parallel()
 							for _, f := range faults {
 								t.Run(string(f), func(t *testing.T) {
 									t.Parallel()
-									runRow(t, tg, k, o, f)
+									runRow(t, e.Kit, plan, k, o, f)
 								})
 							}
 						})
@@ -281,59 +247,58 @@ func TestFaultMatrix(t *testing.T) {
 
 // notApplicable says why the row of k, o and f cannot exist ("" when it
 // can).
-func notApplicable(tg target, k kind, o op, f fault) string {
-	route, ok := k.routes[o]
-	if !ok {
-		return k.why[o]
+func notApplicable(k platformtest.FaultTarget, o platformtest.Op, f platformtest.FaultKind) string {
+	if _, ok := k.Routes[o]; !ok {
+		return k.Why[o]
 	}
-	if f == faultLatency && o == opRead {
+	if f == platformtest.FaultLatency && o == platformtest.OpRead {
 		return "reads have no timeout (the timeouts block has create, update and delete): a held read is waited out, not given up"
 	}
-	return tg.cannot(route, f)
+	return ""
 }
 
-// runRow applies the row's configuration with f injected on the request
-// o sends, and checks what the row's outcome says, that the fault was
-// hit, that the fake holds what the state holds, that the next plan is
-// empty, and, after destroy, that the fake holds nothing the state held.
-func runRow(t *testing.T, tg target, k kind, o op, f fault) {
-	if why := notApplicable(tg, k, o, f); why != "" {
+// runRow starts an instance of kit (whose fault plan is plan), applies
+// the row's configuration with f injected on the request o sends to k, and
+// checks what the row's outcome says, that the fault was hit, that the
+// platform holds what the state holds, that the next plan is empty, and,
+// after destroy, that the platform holds nothing the state held.
+func runRow(t *testing.T, kit platformtest.Kit, plan *platformtest.FaultPlan, k platformtest.FaultTarget, o platformtest.Op, f platformtest.FaultKind) {
+	if why := notApplicable(k, o, f); why != "" {
 		t.Skip("not applicable: " + why)
 	}
-	e := tg.start(t)
-	route := k.routes[o]
+	in := platformtest.Start(t, kit, platformtest.KitOptions{})
+	route := k.Routes[o]
 	timeouts := ""
-	if f == faultLatency {
+	if f == platformtest.FaultLatency {
 		timeouts = timeoutsBlock(o)
 	}
-	base := e.providerBlock() + k.deps + k.hcl(false, timeouts)
+	base := in.ProviderBlock() + k.Deps + k.HCL(false, timeouts)
 	faulted := base
 	switch o {
-	case opUpdate:
-		faulted = e.providerBlock() + k.deps + k.hcl(true, timeouts)
-	case opDelete:
-		faulted = e.providerBlock() + k.deps
+	case platformtest.OpUpdate:
+		faulted = in.ProviderBlock() + k.Deps + k.HCL(true, timeouts)
+	case platformtest.OpDelete:
+		faulted = in.ProviderBlock() + k.Deps
 	}
-	kinds := tg.kinds()
-	holds := holdsState(e, kinds)
+	check := holdsState(t, in, plan.Kinds)
 	var steps []resource.TestStep
-	if o != opCreate {
-		steps = append(steps, resource.TestStep{Config: base, ConfigPlanChecks: emptyAfterApply, Check: holds})
+	if o != platformtest.OpCreate {
+		steps = append(steps, resource.TestStep{Config: base, ConfigPlanChecks: emptyAfterApply, Check: check})
 	}
 	before := 0
 	inject := func() {
-		before = e.hits(route)
-		e.inject(route, f, 1)
+		before = in.Faults.Hits(route)
+		in.Faults.Inject(route, platformtest.Fault{Kind: f, Times: 1, Latency: injectedLatency})
 	}
 	hit := func(*terraform.State) error {
-		if e.hits(route) <= before {
+		if in.Faults.Hits(route) <= before {
 			return fmt.Errorf("the %s fault on %s was never hit: the row tests nothing", f, route)
 		}
 		return nil
 	}
 	// A read row refreshes: the refresh, the plan after it and its checks.
 	step := func() resource.TestStep {
-		if o == opRead {
+		if o == platformtest.OpRead {
 			return resource.TestStep{RefreshState: true, RefreshPlanChecks: resource.RefreshPlanChecks{
 				PostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			}}
@@ -342,31 +307,21 @@ func runRow(t *testing.T, tg target, k kind, o op, f fault) {
 	}
 	first := step()
 	first.PreConfig = inject
-	want := tg.expect(k, o, f)
+	want := expect(plan, k, o, f)
 	if want.converges {
-		first.Check = resource.ComposeAggregateTestCheckFunc(hit, holds)
+		first.Check = resource.ComposeAggregateTestCheckFunc(hit, check)
 		steps = append(steps, first)
 	} else {
 		t.Logf("expects an error saying it is safe to apply again, then convergence: %s", want.why)
 		first.ExpectError = retrySafeError
 		first.ConfigPlanChecks, first.RefreshPlanChecks = resource.ConfigPlanChecks{}, resource.RefreshPlanChecks{}
 		retry := step()
-		retry.Check = resource.ComposeAggregateTestCheckFunc(hit, holds)
+		retry.Check = resource.ComposeAggregateTestCheckFunc(hit, check)
 		steps = append(steps, first, retry)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: conformance.Factories(in),
 		Steps:                    steps,
-		CheckDestroy:             holdsNothing(e, kinds),
-	})
-}
-
-// failOnSpecViolations fails t, when it ends, with every request or answer
-// the fake of the platform titled title found breaking its spec.
-func failOnSpecViolations(t *testing.T, title string, violations func() []string) {
-	t.Cleanup(func() {
-		if v := violations(); len(v) > 0 {
-			t.Errorf("requests or responses broke the %s spec:\n%s", title, strings.Join(v, "\n"))
-		}
+		CheckDestroy:             holdsNothing(t, in, plan.Kinds),
 	})
 }

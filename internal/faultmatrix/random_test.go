@@ -14,6 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/conformance"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
 
 // The random run's knobs, from the environment: how many objects it
@@ -31,75 +34,19 @@ const (
 	randomQueue = 24
 )
 
-// randomRun is what a platform's random run applies: count objects of one
-// kind, whose requests go through routes.
-type randomRun struct {
-	kind   kind
-	hcl    func(count int) string
-	routes []string
-	// faults, when set, are the faults drawn on every route instead of
-	// absorbable's.
-	faults []fault
-}
-
-// absorbable are the faults the run draws on route.
-func (r randomRun) absorbable(route string) []fault {
-	if r.faults != nil {
-		return r.faults
+// absorbable are the faults a retry absorbs on a request, for a run whose
+// platform draws none of its own (RandomRun.Faults): a 429 on any, a 503
+// or a connection dropped before the server acted only on one that is
+// safe to repeat.
+func absorbable(run *platformtest.RandomRun, route string) []platformtest.FaultKind {
+	if run.Faults != nil {
+		return run.Faults
 	}
-	return absorbable(route)
-}
-
-// randomRuns are the platforms the random run covers, with the cheapest
-// object of each.
-var randomRuns = map[string]randomRun{
-	"e2b": {
-		kind:   e2bTarget{}.kinds()[0],
-		hcl:    volumesHCL("fm-vol", ""),
-		routes: []string{"POST /volumes", "GET /volumes", "GET /volumes/{volumeID}", "DELETE /volumes/{volumeID}", "GET /v2/sandboxes"},
-	},
-	"daytona": {
-		kind:   daytonaTarget{}.kinds()[0],
-		hcl:    volumesHCL("fm-vol", ""),
-		routes: []string{"POST /volumes", "GET /volumes", "GET /volumes/{volumeId}", "GET /volumes/by-name/{name}", "DELETE /volumes/{volumeId}", "GET /sandbox"},
-	},
-	"fly": {
-		kind:   flyTarget{}.kinds()[0],
-		hcl:    volumesHCL("fm_vol", "  size_gb = 1\n"),
-		routes: []string{"POST /apps/{app_name}/volumes", "GET /apps/{app_name}/volumes", "GET /apps/{app_name}/volumes/{volume_id}", "DELETE /apps/{app_name}/volumes/{volume_id}", "GET /apps/{app_name}"},
-	},
-	// Modal draws throttling only: the SDK waits out RESOURCE_EXHAUSTED
-	// as often as Modal asks, but gives INTERNAL and UNAVAILABLE (a 500, a
-	// 503, a dropped connection or answer) up after 3 retries. The calls
-	// of a route share its sequence, so one call's 4 attempts can all draw
-	// faults (about one run in ten at 200 objects), which no retry absorbs.
-	// A dropped connection is worse: the SDK sends every call on one HTTP/2
-	// connection, so one cut fails every call in flight (10 at terraform's
-	// parallelism). The fault matrix covers those faults one call at a time.
-	"modal": {
-		kind:   modalTarget{}.kinds()[0],
-		hcl:    volumesHCL("fm-vol", ""),
-		routes: []string{"VolumeGetOrCreate", "VolumeDelete"},
-		faults: []fault{fault429},
-	},
-}
-
-// volumesHCL is count volumes named prefix_<index>, with extra lines.
-func volumesHCL(prefix, extra string) func(int) string {
-	return func(count int) string {
-		return fmt.Sprintf("resource \"sbx_volume\" \"v\" {\n  count = %d\n  name  = \"%s_${count.index}\"\n%s}\n", count, prefix, extra)
-	}
-}
-
-// absorbable are the faults a retry absorbs on a request: a 429 on any,
-// a 503 or a connection dropped before the server acted only on one that
-// is safe to repeat.
-func absorbable(route string) []fault {
 	method, _, _ := strings.Cut(route, " ")
 	if method == http.MethodPost || method == http.MethodPatch {
-		return []fault{fault429}
+		return []platformtest.FaultKind{platformtest.FaultRateLimit}
 	}
-	return []fault{fault429, fault503, faultDropBefore}
+	return []platformtest.FaultKind{platformtest.FaultRateLimit, platformtest.FaultUnavailable, platformtest.FaultDropBefore}
 }
 
 // faultSequence is a route's seeded sequence: each request in turn is let
@@ -107,11 +54,11 @@ func absorbable(route string) []fault {
 // at randomRate, never twice in a row (the REST client retries 4 times; a request that
 // kept drawing faults would rightly fail, and that is not what this run
 // measures).
-func faultSequence(rng *rand.Rand, kinds []fault, n int) []fault {
-	seq := make([]fault, n)
+func faultSequence(rng *rand.Rand, kinds []platformtest.FaultKind, n int) []platformtest.FaultKind {
+	seq := make([]platformtest.FaultKind, n)
 	for i := range seq {
-		seq[i] = faultNone
-		if (i == 0 || seq[i-1] == faultNone) && rng.Float64() < randomRate {
+		seq[i] = platformtest.FaultNone
+		if (i == 0 || seq[i-1] == platformtest.FaultNone) && rng.Float64() < randomRate {
 			seq[i] = kinds[rng.IntN(len(kinds))]
 		}
 	}
@@ -153,33 +100,43 @@ func TestRandomFaults(t *testing.T) {
 	t.Parallel()
 	count := envInt(t, randomObjectsEnv, randomObjects)
 	seed := envInt(t, randomSeedEnv, randomSeed)
-	for _, tg := range targets() {
-		run, ok := randomRuns[tg.name()]
-		if !ok {
-			continue
-		}
-		t.Run(tg.name(), func(t *testing.T) {
+	for _, e := range kits.All() {
+		t.Run(e.Kit.Name(), func(t *testing.T) {
 			t.Parallel()
-			e := tg.start(t)
-			rng := rand.New(rand.NewPCG(uint64(seed), nameSeed(tg.name())))
-			sequences := map[string][]fault{}
-			for _, route := range run.routes {
-				seq := faultSequence(rng, run.absorbable(route), randomQueue*count)
+			in := platformtest.Start(t, e.Kit, platformtest.KitOptions{})
+			if in.Faults == nil {
+				t.Skipf("%s: the kit cannot inject faults (its Faults is nil)", in.Name)
+			}
+			run := in.FaultPlan.Random
+			if run == nil {
+				t.Skipf("%s: the fault plan has no random run", in.Name)
+			}
+			if run.Why != "" {
+				t.Logf("draws only %v: %s", run.Faults, run.Why)
+			}
+			k, ok := in.FaultPlan.Target(run.Kind)
+			if !ok {
+				t.Fatalf("%s: the random run's kind %s is not in the fault plan", in.Name, run.Kind)
+			}
+			rng := rand.New(rand.NewPCG(uint64(seed), nameSeed(in.Name)))
+			sequences := map[string][]platformtest.FaultKind{}
+			for _, route := range run.Routes {
+				seq := faultSequence(rng, absorbable(run, route), randomQueue*count)
 				sequences[route] = seq
 				for _, f := range seq {
-					e.inject(route, f, 1)
+					in.Faults.Inject(route, platformtest.Fault{Kind: f, Times: 1})
 				}
 			}
-			cfg := e.providerBlock() + run.hcl(count)
-			kinds := []kind{run.kind}
+			cfg := in.ProviderBlock() + run.HCL(count)
+			kinds := []platformtest.FaultTarget{k}
 			report := func(*terraform.State) error {
 				var lines []string
 				total := 0
-				for _, route := range run.routes {
-					n := e.hits(route)
-					faulted := map[fault]int{}
+				for _, route := range run.Routes {
+					n := in.Faults.Hits(route)
+					faulted := map[platformtest.FaultKind]int{}
 					for _, f := range sequences[route][:min(n, len(sequences[route]))] {
-						if f != faultNone {
+						if f != platformtest.FaultNone {
 							faulted[f]++
 							total++
 						}
@@ -193,21 +150,21 @@ func TestRandomFaults(t *testing.T) {
 				return nil
 			}
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: conformance.Factories(in),
 				Steps: []resource.TestStep{{
 					Config:           cfg,
 					ConfigPlanChecks: emptyAfterApply,
 					Check: resource.ComposeAggregateTestCheckFunc(
-						holdsState(e, kinds),
+						holdsState(t, in, kinds),
 						func(s *terraform.State) error {
-							if got := len(stateIDs(s, run.kind.resType())); got != count {
-								return fmt.Errorf("the state holds %d %ss, want %d", got, run.kind.name, count)
+							if got := len(stateIDs(s, resType(k.Kind))); got != count {
+								return fmt.Errorf("the state holds %d %ss, want %d", got, k.Kind, count)
 							}
 							return nil
 						},
 					),
 				}},
-				CheckDestroy: resource.ComposeAggregateTestCheckFunc(holdsNothing(e, kinds), report),
+				CheckDestroy: resource.ComposeAggregateTestCheckFunc(holdsNothing(t, in, kinds), report),
 			})
 		})
 	}

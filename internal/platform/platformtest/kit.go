@@ -29,6 +29,7 @@ package platformtest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,22 @@ type KitOptions struct {
 	// Pace is how fast the platform answers and settles: slow unless the
 	// test asks for Instant, saying why.
 	Pace Pace
+	// Settings replace the kit's own choice of platform-block settings
+	// that do not point at the instance (E2B's tier); "" leaves one out,
+	// to the provider's default. A kit fails the test on a setting it
+	// does not let a test choose (CheckSettings).
+	Settings map[string]string
+}
+
+// CheckSettings fails t when opts sets a platform-block setting that the
+// kit of platform does not let a test choose (choosable).
+func (o KitOptions) CheckSettings(t *testing.T, platform string, choosable ...string) {
+	t.Helper()
+	for name := range o.Settings {
+		if !slices.Contains(choosable, name) {
+			t.Fatalf("%s: the kit does not let a test choose the setting %q (it chooses %v)", platform, name, choosable)
+		}
+	}
 }
 
 // Pace is how the platform's objects move between states. The zero value
@@ -136,6 +153,13 @@ type Instance struct {
 	// Faults injects faults into the platform's answers; nil where the
 	// platform cannot (Docker's engine is real).
 	Faults Faults
+	// FaultPlan says which requests each operation sends and how the
+	// platform's client takes a fault: set exactly where Faults is.
+	FaultPlan *FaultPlan
+	// TemplatesInStateOnly says a template is a record in Terraform state
+	// with nothing on the platform (Fly: an image reference): Objects
+	// lists none, and the suites look for none.
+	TemplatesInStateOnly bool
 	// SpecViolations are the requests and responses that broke the
 	// platform's spec or protocol so far; nil where nothing checks them
 	// (a real service).
@@ -210,6 +234,10 @@ const (
 	// FaultLatency holds the request for Fault.Latency before the server
 	// acts; a client that gives up meanwhile finds it unhandled.
 	FaultLatency FaultKind = "latency"
+	// FaultSlowAnswer lets the server act at once and holds its answer
+	// for Fault.Latency: a client that gives up meanwhile loses the
+	// answer, the change made (the window an interrupted apply lands in).
+	FaultSlowAnswer FaultKind = "slow_answer"
 )
 
 // Fault is one fault queued on a route.
@@ -217,7 +245,8 @@ type Fault struct {
 	Kind FaultKind
 	// Times is how many requests it hits; 0 means once.
 	Times int
-	// Latency is how long FaultLatency holds a request.
+	// Latency is how long FaultLatency holds a request, or FaultSlowAnswer
+	// an answer.
 	Latency time.Duration
 }
 
@@ -236,15 +265,16 @@ type Faults interface {
 // platform's CLI, console or SDK) would make it: none of the provider's
 // marks unless Labels give them.
 type Foreign struct {
-	// Kind is KindVolume, KindSandbox or KindSnapshot.
+	// Kind is KindTemplate, KindVolume, KindSandbox or KindSnapshot.
 	Kind string
 	// Name is its name (a volume's, a sandbox's).
 	Name string
 	// Labels are set where the platform stores labels on the kind.
 	Labels map[string]string
 	// SourceID is what a snapshot is taken of (a sandbox or a volume, as
-	// the platform snapshots), or what a sandbox starts from (a template
-	// or image id; "" for the platform's default where it has one).
+	// the platform snapshots), what a sandbox starts from (a template or
+	// image id; "" for the platform's default where it has one), or the
+	// image a template adopts.
 	SourceID string
 }
 
@@ -273,6 +303,9 @@ func Start(t *testing.T, kit Kit, opts KitOptions) *Instance {
 		if gone {
 			missing = append(missing, what)
 		}
+	}
+	if (in.Faults == nil) != (in.FaultPlan == nil) {
+		missing = append(missing, "FaultPlan (set exactly where Faults is)")
 	}
 	if len(missing) > 0 {
 		t.Fatalf("%s: the kit's instance lacks or gets wrong %s", kit.Name(), strings.Join(missing, ", "))

@@ -31,6 +31,7 @@ func (k kit) Name() string { return k.def.Name }
 
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
 	fo := Options{APIKey: kitKey, DefaultSandboxClass: ClassLinuxVM}
 	// The slow pace is the fake's default; Instant is the test's choice.
 	fo.Instant = opts.Pace.IsInstant()
@@ -68,6 +69,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
 		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
 		Faults:         kitFaults{fake},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: fake.SpecViolations,
 	}
 }
@@ -124,6 +126,8 @@ func kitFault(f platformtest.Fault) Fault {
 		return Fault{DropAfterHandling: true, Times: f.Times}
 	case platformtest.FaultLatency:
 		return Fault{Latency: f.Latency, Times: f.Times}
+	case platformtest.FaultSlowAnswer:
+		return Fault{AnswerLatency: f.Latency, Times: f.Times}
 	default:
 		return Fault{Times: f.Times}
 	}
@@ -266,17 +270,27 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 	return "", false
 }
 
-// Make makes a volume through Daytona's API with a plain request, as
-// another client would: Daytona volumes carry no labels. Sandboxes and
-// snapshots made by hand are not modelled here yet.
+// Make makes a volume, or a template (a Daytona snapshot of the image
+// f.SourceID: POST /snapshots with name and imageName), through Daytona's
+// API with a plain request, as another client would: Daytona volumes and snapshots carry no
+// labels. Sandboxes and sandbox snapshots made by hand are not modelled
+// here yet.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
-	if f.Kind != platformtest.KindVolume {
-		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	var path string
+	body := map[string]string{"name": f.Name}
+	switch f.Kind {
+	case platformtest.KindVolume:
+		path = "/volumes"
+	case platformtest.KindTemplate:
+		path = "/snapshots"
+		body["imageName"] = f.SourceID
+	default:
+		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes and templates are)", f.Kind)
 	}
 	var out struct {
 		ID string `json:"id"`
 	}
-	platformtest.PostJSON(t, o.fake.URL()+"/volumes", http.Header{"Authorization": {"Bearer " + kitKey}}, map[string]string{"name": f.Name}, &out)
+	platformtest.PostJSON(t, o.fake.URL()+path, http.Header{"Authorization": {"Bearer " + kitKey}}, body, &out)
 	return out.ID
 }

@@ -44,6 +44,7 @@ func (kit) Name() string { return docker.Definition().Name }
 
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.Name())
 	api := acctest.RequireDocker(t)
 	def := docker.Definition()
 	plat := platformtest.Configure(t, def, map[string]string{})

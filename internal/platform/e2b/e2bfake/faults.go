@@ -23,6 +23,10 @@ type Fault struct {
 	// connection without an answer: the case that makes clients find a create
 	// again instead of repeating it.
 	DropAfterHandling bool
+	// AnswerLatency handles the request at once and holds the answer this
+	// long (really, inside the fake): a client that gives up meanwhile
+	// loses the answer, the change made.
+	AnswerLatency time.Duration
 	// Latency is waited (really, inside the fake) before anything else; a
 	// client that gives up meanwhile finds its request unhandled.
 	Latency time.Duration
@@ -48,7 +52,7 @@ func (s *Server) Inject(route string, f Fault) {
 		}
 	}
 	s.api.Inject(route, fakeapi.Fault{Times: f.Times, Latency: f.Latency,
-		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, Answer: f.answer()})
+		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, AnswerLatency: f.AnswerLatency, Answer: f.answer()})
 }
 
 // Requests counts the requests that reached a route (faulted ones included).

@@ -20,7 +20,8 @@ const kitKey = "e2b_kit_key_5f1d2c"
 const kitDockerfile = "FROM alpine:3.20\nCOPY agent /usr/local/bin/agent\n"
 
 // Kit is E2B under test: each instance a fake of its own, on the pro tier
-// (24 h timeouts). def is e2b.Definition() (this package cannot import the
+// (24 h timeouts) unless the test chooses another tier (KitOptions.Settings).
+// def is e2b.Definition() (this package cannot import the
 // platform, whose tests import it).
 func Kit(def platform.Definition) platformtest.Kit { return kit{def: def} }
 
@@ -30,17 +31,28 @@ func (k kit) Name() string { return k.def.Name }
 
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name, "tier")
 	fo := Options{APIKey: kitKey}
 	// The slow pace is the fake's default; Instant is the test's choice.
 	fo.Instant = opts.Pace.IsInstant()
 	fake := New(t, fo)
-	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL(), "tier": "pro"})
+	// The pro tier (24 h timeouts) unless the test chooses: "" is the
+	// provider's default, base.
+	tier := "pro"
+	if v, ok := opts.Settings["tier"]; ok {
+		tier = v
+	}
+	tierLine := ""
+	if tier != "" {
+		tierLine = fmt.Sprintf("    tier    = %q\n", tier)
+	}
+	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL(), "tier": tier})
 	return &platformtest.Instance{
 		Name:  k.def.Name,
 		Owner: opts.Owner,
 		PlatformBlock: func(inner ...string) string {
-			return fmt.Sprintf("  e2b {\n    api_key = %q\n    api_url = %q\n    tier    = \"pro\"\n%s  }\n",
-				kitKey, fake.URL(), platformtest.InnerLines(inner))
+			return fmt.Sprintf("  e2b {\n    api_key = %q\n    api_url = %q\n%s%s  }\n",
+				kitKey, fake.URL(), tierLine, platformtest.InnerLines(inner))
 		},
 		Env:        []string{"E2B_API_KEY=" + kitKey, "E2B_API_URL=" + fake.URL()},
 		Definition: k.def,
@@ -66,6 +78,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
 		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
 		Faults:         kitFaults{fake},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: fake.SpecViolations,
 	}
 }
@@ -114,6 +127,8 @@ func kitFault(f platformtest.Fault) Fault {
 		return Fault{DropAfterHandling: true, Times: f.Times}
 	case platformtest.FaultLatency:
 		return Fault{Latency: f.Latency, Times: f.Times}
+	case platformtest.FaultSlowAnswer:
+		return Fault{AnswerLatency: f.Latency, Times: f.Times}
 	default:
 		return Fault{Times: f.Times}
 	}

@@ -4,8 +4,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // uploadPrefix is where the fake stores build-file tars. E2B answers
@@ -58,8 +56,7 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 		s.writeRaw(w, r, errorReply(http.StatusNotFound, "template %q not found", templateID))
 		return
 	}
-	if faulted && fault.DropAfterHandling {
-		fakeapi.DropConnection(w)
+	if faulted && !s.api.AfterHandling(w, r, fault) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)

@@ -28,6 +28,10 @@ type Fault struct {
 	// DropAfterHandling changes state as the request asks, then closes the
 	// connection without an answer.
 	DropAfterHandling bool
+	// AnswerLatency handles the request at once and holds the answer this
+	// long (really, inside the fake): a client that gives up meanwhile
+	// loses the answer, the change made.
+	AnswerLatency time.Duration
 	// Latency is waited (really, inside the fake) before anything else.
 	Latency time.Duration
 }
@@ -56,7 +60,7 @@ func (s *Server) Inject(route string, f Fault) {
 		return
 	}
 	s.api.Inject(route, fakeapi.Fault{Times: f.Times, Latency: f.Latency,
-		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, Answer: f.answer()})
+		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, AnswerLatency: f.AnswerLatency, Answer: f.answer()})
 }
 
 // Requests counts the requests that reached a route (faulted ones included).

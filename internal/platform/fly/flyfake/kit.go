@@ -38,6 +38,7 @@ func (k kit) Name() string { return k.def.Name }
 
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
 	fo := Options{APIToken: kitToken, Apps: []string{kitApp}}
 	// The slow pace is the fake's default; Instant is the test's choice.
 	fo.Instant = opts.Pace.IsInstant()
@@ -59,6 +60,8 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			return fmt.Sprintf("  name  = %q\n  image = %q\n", name, kitImage)
 		},
 		Capabilities: plat.Capabilities(),
+		// Fly has no template API: a template is a record in state.
+		TemplatesInStateOnly: true,
 		ImportStateVerifyIgnore: map[string][]string{
 			// Fly volume snapshots have no name (SnapshotNamesUnique is
 			// false for that reason): the name is kept in state only.
@@ -67,6 +70,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
 		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
 		Faults:         kitFaults{fake},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: fake.SpecViolations,
 	}
 }
@@ -118,6 +122,8 @@ func kitFault(f platformtest.Fault) Fault {
 		return Fault{DropAfterHandling: true, Times: f.Times}
 	case platformtest.FaultLatency:
 		return Fault{Latency: f.Latency, Times: f.Times}
+	case platformtest.FaultSlowAnswer:
+		return Fault{AnswerLatency: f.Latency, Times: f.Times}
 	default:
 		return Fault{Times: f.Times}
 	}

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // Routes Fly serves that the 2023 spec lacks (or writes otherwise). Their
@@ -78,8 +76,7 @@ func (s *Server) serveOffSpec(w http.ResponseWriter, r *http.Request, route stri
 	}
 	c := &call{r: r, body: body, params: params, query: r.URL.Query(), now: s.clock.Now()}
 	rep := s.run(route, offSpecHandlers[route], c)
-	if faulted && fault.DropAfterHandling {
-		fakeapi.DropConnection(w)
+	if faulted && !s.api.AfterHandling(w, r, fault) {
 		return
 	}
 	s.api.WriteRaw(w, r, rep.wire())

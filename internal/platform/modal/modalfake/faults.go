@@ -54,12 +54,17 @@ type Step struct {
 	// Hold keeps the call in front of the handler until its context ends,
 	// or Hold passes (see Workspace.Hold).
 	Hold time.Duration
+	// HoldAnswer lets the handler act, then holds the answer until
+	// HoldAnswer passes or the call's context ends (the client then has
+	// its context's error, the change made): the window an interrupted
+	// client lands in (unary calls; a stream is let through).
+	HoldAnswer time.Duration
 }
 
 // fates counts the fates s sets.
 func (s Step) fates() int {
 	n := 0
-	for _, set := range []bool{s.Code != codes.OK, s.DropRequest, s.DropAnswer, s.Hold > 0} {
+	for _, set := range []bool{s.Code != codes.OK, s.DropRequest, s.DropAnswer, s.Hold > 0, s.HoldAnswer > 0} {
 		if set {
 			n++
 		}
@@ -129,11 +134,18 @@ func (w *Workspace) Hold(method string, times int, maxDelay time.Duration) {
 	w.holds[method] = &holdFault{times: times, max: maxDelay}
 }
 
+// afterActing is what becomes of a unary call's answer once the handler
+// acted: dropped, or held for a while.
+type afterActing struct {
+	drop bool
+	hold time.Duration
+}
+
 // begin counts a call and takes the fault due for it: its next Sequence
 // step, else the first setter's fault pending. An error answers the call
-// without acting; dropAnswer says to act and then drop the answer (unary
-// calls only).
-func (w *Workspace) begin(ctx context.Context, method string, unary bool) (dropAnswer bool, err error) {
+// without acting; after says what becomes of the answer once the handler
+// acted (unary calls only).
+func (w *Workspace) begin(ctx context.Context, method string, unary bool) (after afterActing, err error) {
 	w.s.mu.Lock()
 	w.calls[method]++
 	st, stepped := w.nextStep(method)
@@ -143,23 +155,23 @@ func (w *Workspace) begin(ctx context.Context, method string, unary bool) (dropA
 	w.s.mu.Unlock()
 	switch {
 	case st.DropRequest:
-		return false, w.s.cut(ctx, method)
+		return afterActing{}, w.s.cut(ctx, method)
 	case st.Code == codes.ResourceExhausted:
-		return false, throttled(method, st.RetryAfter)
+		return afterActing{}, throttled(method, st.RetryAfter)
 	case st.Code != codes.OK:
-		return false, status.Errorf(st.Code, "modalfake: %s failed with %s before acting", method, st.Code)
+		return afterActing{}, status.Errorf(st.Code, "modalfake: %s failed with %s before acting", method, st.Code)
 	case st.Hold > 0:
 		if err := waitOrEnd(ctx, st.Hold); err != nil {
-			return false, err
+			return afterActing{}, err
 		}
 	}
 	switch {
 	case !unary:
-		return false, nil
+		return afterActing{}, nil
 	case stepped:
-		return st.DropAnswer, nil
+		return afterActing{drop: st.DropAnswer, hold: st.HoldAnswer}, nil
 	}
-	return w.takeDrop(method), nil
+	return afterActing{drop: w.takeDrop(method)}, nil
 }
 
 // nextStep pops method's next Sequence step; w.s.mu held.

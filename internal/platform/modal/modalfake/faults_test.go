@@ -408,3 +408,21 @@ func TestSequenceRefusesTwoFates(t *testing.T) {
 	}()
 	w.Sequence("VolumeDelete", Step{Code: codes.Internal, DropAnswer: true})
 }
+
+// A held answer comes after the handler acted: a caller that gives up
+// meanwhile has its context's error, and the volume is made.
+func TestHoldAnswerActsFirst(t *testing.T) {
+	const method = "VolumeGetOrCreate"
+	w := srv.NewWorkspace(t)
+	cp, with := rawClient(t, w)
+	w.Sequence(method, Step{HoldAnswer: time.Minute})
+	ctx, cancel := context.WithTimeout(ctxOf(t), 200*time.Millisecond)
+	defer cancel()
+	_, err := cp.VolumeGetOrCreate(with(ctx, "held"), createData())
+	if got := status.Code(err); got != codes.DeadlineExceeded {
+		t.Fatalf("the held call: %v, want DEADLINE_EXCEEDED", err)
+	}
+	if n := len(w.Volumes()); n != 1 {
+		t.Fatalf("%d volumes after the held call, want the 1 it made", n)
+	}
+}

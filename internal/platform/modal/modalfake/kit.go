@@ -21,6 +21,11 @@ import (
 // kitApp is the Modal app of every kit instance's sandboxes.
 const kitApp = "sbx-kit"
 
+// kitAppEnv is where a command configured from the environment alone
+// finds the instance's app: the modal block's app has no environment
+// variable of its own.
+const kitAppEnv = "SBX_TEST_MODAL_APP"
+
 // kitImage is the registry image kit templates build from: it stands for
 // the quickstart agent image with its CMD (the fake runs nothing).
 const kitImage = "ghcr.io/sbxhq/sbx-agent:1.0"
@@ -64,6 +69,7 @@ func (k kit) Name() string { return k.def.Name }
 // run from their create on, so the instant pace changes nothing here.
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
 	kitServer.Lock()
 	srv := kitServer.s
 	kitServer.Unlock()
@@ -83,10 +89,12 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			return fmt.Sprintf("  modal {\n    token_id     = %q\n    token_secret = %q\n    app          = %q\n%s  }\n",
 				ws.TokenID(), ws.TokenSecret(), kitApp, platformtest.InnerLines(inner))
 		},
-		// The modal block's app has no environment variable: a command
-		// configured from the environment looks in the default app.
-		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret()},
-		Definition: k.def,
+		// The modal block's app has no environment variable of its own: the
+		// kit's Definition reads it from kitAppEnv, so a command configured
+		// from the environment alone (the orphans command run in-process
+		// with it) looks in the instance's app.
+		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret(), kitAppEnv + "=" + kitApp},
+		Definition: platformtest.ReadingEnv(k.def, map[string]string{"app": kitAppEnv}),
 		Hooks:      acctest.NoWaitHooks(),
 		// The provider judges retention deadlines on the workspace's
 		// clock, so a test that moves it (ws.Advance) moves the
@@ -107,6 +115,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, ws: ws},
 		Objects:        func(*testing.T) []platformtest.Object { return ws.kitObjects() },
 		Faults:         kitFaults{ws},
+		FaultPlan:      kitFaultPlan(),
 		SpecViolations: ws.Violations,
 	}
 }
@@ -137,9 +146,11 @@ func unreported(caps platform.Capabilities, kind string) []string {
 
 // kitObjects are the workspace's live objects: running sandboxes with their
 // tags, volumes (a Modal volume's id in state is its name), every image
-// (templates, and filesystem snapshots, which are images made from a
+// built (templates, and filesystem snapshots, which are images made from a
 // sandbox; Modal lists no images, the fake knows them) and memory
-// snapshots.
+// snapshots. A registry image pulled as it is (the base every template of
+// it is built on, the provider's marks a layer above) is Modal's copy of
+// the registry's, shared by every build on it: not an object anyone made.
 func (w *Workspace) kitObjects() []platformtest.Object {
 	var out []platformtest.Object
 	for _, sb := range w.Sandboxes() {
@@ -153,6 +164,9 @@ func (w *Workspace) kitObjects() []platformtest.Object {
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
 	for _, img := range w.images {
+		if img.registryPull() {
+			continue
+		}
 		kind := platformtest.KindTemplate
 		if img.fromSandbox != "" {
 			kind = platformtest.KindSnapshot
@@ -198,6 +212,8 @@ func kitStep(f platformtest.Fault) Step {
 		return Step{DropAnswer: true}
 	case platformtest.FaultLatency:
 		return Step{Hold: f.Latency}
+	case platformtest.FaultSlowAnswer:
+		return Step{HoldAnswer: f.Latency}
 	default:
 		return Step{}
 	}
@@ -363,6 +379,20 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 		}
 	}
 	return "", false
+}
+
+// registryPull says the image is a registry image pulled as it is: FROM
+// lines only, on no image of the workspace.
+func (img *image) registryPull() bool {
+	if img.baseImageID != "" || img.fromSandbox != "" || len(img.commands) == 0 {
+		return false
+	}
+	for _, c := range img.commands {
+		if !strings.HasPrefix(strings.TrimSpace(c), "FROM ") {
+			return false
+		}
+	}
+	return true
 }
 
 // Make makes a volume as another client would (a Modal volume's id in

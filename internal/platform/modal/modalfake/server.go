@@ -196,7 +196,7 @@ func (s *Server) controlStream(srv any, ss grpc.ServerStream, info *grpc.StreamS
 // acting (faults.go), replay or act, remember the answer under the
 // idempotency key, maybe drop it.
 func (s *Server) dispatch(ctx context.Context, w *Workspace, method, key string, req any, handler grpc.UnaryHandler) (any, error) {
-	drop, err := w.begin(ctx, method, true)
+	after, err := w.begin(ctx, method, true)
 	if err != nil {
 		return nil, err
 	}
@@ -213,8 +213,13 @@ func (s *Server) dispatch(ctx context.Context, w *Workspace, method, key string,
 		}
 		w.remember(method, key, answer{resp: resp, err: err})
 	}
-	if drop {
+	if after.drop {
 		return nil, status.Errorf(codes.Unavailable, "modalfake: answer to %s dropped", method)
+	}
+	if after.hold > 0 {
+		if err := waitOrEnd(ctx, after.hold); err != nil {
+			return nil, err
+		}
 	}
 	return resp, err
 }

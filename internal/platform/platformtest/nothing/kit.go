@@ -26,6 +26,7 @@ func (kit) Name() string { return Name }
 
 func (kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
+	opts.CheckSettings(t, Name)
 	plat := &Platform{token: kitToken}
 	return &platformtest.Instance{
 		Name:  Name,
