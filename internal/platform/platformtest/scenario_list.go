@@ -44,7 +44,9 @@ func testList(t *testing.T, in *Instance, f Factories) {
 	ids := map[string]string{}
 	source := identitySnapshotSource(caps)
 	sourceID := new(string)
-	byID := func(addr string) queryfilter.QueryFilter { return queryfilter.ByResourceIdentity(identityOf(in, ids, addr)) }
+	byID := func(addr string) queryfilter.QueryFilter {
+		return queryfilter.ByResourceIdentity(identityOf(in, ids, addr))
+	}
 	teamA := map[string]string{"suite": r.name, "team": "a"}
 
 	var q strings.Builder
