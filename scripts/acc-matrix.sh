@@ -35,6 +35,9 @@
 #   ACC_MATRIX_TOFU_PKGS  the packages on OpenTofu (default: see below)
 #   ACC_MATRIX_CLI_RUN  the go test -run pattern of the second, filtered run on Terraform
 #                       (default: see below; empty: no filtered run)
+#   ACC_MATRIX_CONFORMANCE  the -run pattern of internal/conformance on every CLI, where
+#                       the pass does not run that package whole (default: Docker's,
+#                       see below; empty: none)
 #   ACC_MATRIX_PARALLEL 0 runs the passes one after the other (default 1: at the same time,
 #                       see the note at the end of this file)
 #   ACC_MATRIX_LOGS     directory for each pass's full log (default: a temporary one)
@@ -57,7 +60,7 @@ clis=${ACC_MATRIX_CLIS:-terraform-1.15.9 opentofu-1.12.6}
 # CI on a cold build cache to 29.8 of its 30 minutes on two CPUs
 # (measured), every package on both CLIs further still: ACC_MATRIX_PKGS
 # names more packages, "all" every acceptance package on both.
-all_pkgs="./internal/provider/ ./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
+all_pkgs="./internal/provider/ ./internal/conformance/ ./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
 pkgs=${ACC_MATRIX_PKGS:-./internal/provider/}
 tofu_pkgs=${ACC_MATRIX_TOFU_PKGS:-./internal/provider/}
 if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
@@ -74,6 +77,12 @@ if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
 # filtered run there.
 cli_feature_pkgs="./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
 cli_run=${ACC_MATRIX_CLI_RUN-'^TestAcc(E2B|Daytona|Fly|Modal)(Identity|List|SandboxSnapshotAction|SandboxExecAction|Sandbox_envWO)'}
+# The conformance suite runs every platform of the registry
+# (internal/conformance); each pass runs it on Docker, as it ran inside
+# internal/provider before the suite moved there: the fakes' scenarios are
+# platform behaviour, the same on every CLI (make test runs them).
+conformance_pkg=./internal/conformance/
+conformance_run=${ACC_MATRIX_CONFORMANCE-'^TestAccConformance$/^docker$'}
 parallel=${ACC_MATRIX_PARALLEL:-1}
 timeout=${TEST_TIMEOUT:-25m}
 logs=${ACC_MATRIX_LOGS:-$(mktemp -d)}
@@ -109,7 +118,7 @@ install() {
 # $logs/NAME.rc (go test's exit status: the first failing run's, on
 # Terraform where two run) and $logs/NAME.wall (seconds).
 pass() {
-  local name=$1 bin=$2 start rc=0 filtered_rc=0 p
+  local name=$1 bin=$2 start rc=0 filtered_rc=0 conformance_rc=0 p
   local -a env=(TF_ACC=1 "TF_ACC_TERRAFORM_PATH=$bin") filtered=()
   # OpenTofu resolves a provider source without a host ("hashicorp/sbx", or
   # none at all) to registry.opentofu.org: the in-process provider must be
@@ -126,7 +135,12 @@ pass() {
       fi
       ;;
   esac
+  local conformance=""
+  case " $run_pkgs " in *" $conformance_pkg "*) ;; *) conformance=$conformance_run ;; esac
   echo "$run_pkgs" >"$logs/$name.pkgs"
+  if [ -n "$conformance" ]; then
+    echo "  and -run '$conformance' of $conformance_pkg" >>"$logs/$name.pkgs"
+  fi
   if [ ${#filtered[@]} -gt 0 ]; then
     echo "  and -run '$cli_run' of ${filtered[*]}" >>"$logs/$name.pkgs"
   fi
@@ -137,7 +151,11 @@ pass() {
   if [ ${#filtered[@]} -gt 0 ]; then
     env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 -run "$cli_run" "${filtered[@]}" >>"$logs/$name.log" 2>&1 || filtered_rc=$?
   fi
+  if [ -n "$conformance" ]; then
+    env "${env[@]}" go test -count=1 -v -timeout "$timeout" -run "$conformance" "$conformance_pkg" >>"$logs/$name.log" 2>&1 || conformance_rc=$?
+  fi
   if [ "$rc" = 0 ]; then rc=$filtered_rc; fi
+  if [ "$rc" = 0 ]; then rc=$conformance_rc; fi
   echo "$rc" >"$logs/$name.rc"
   echo $(($(date +%s) - start)) >"$logs/$name.wall"
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/nothing"
 )
 
@@ -45,28 +44,29 @@ func TestRegisteredPlatformAppearsAsBlock(t *testing.T) {
 	}
 }
 
-// TestAccRegisteredPlatformConformanceRefusals: the conformance suite's
-// refusal steps, derived from the do-nothing platform's attribute table,
-// run against it through the terraform CLI; its token comes from the
-// environment, and a missing token is an error naming the setting.
-func TestAccRegisteredPlatformConformanceRefusals(t *testing.T) {
+// TestAccRegisteredPlatformTokenFromEnv: the registered do-nothing
+// platform's token comes from the environment when its block leaves it out
+// (a read plans), and a missing token is an error naming the setting and
+// the variable. (Its conformance refusal steps run with the other
+// platforms', in internal/conformance.)
+func TestAccRegisteredPlatformTokenFromEnv(t *testing.T) {
 	acctest.RequireTerraform(t)
-	t.Setenv(nothing.TokenEnv, "from-env")
 	factories := testAccFactories(Options{Platforms: withNothing()})
-	plat := &nothing.Platform{}
-	platformtest.RunRefusals(t, platformtest.Harness{
-		Name:              nothing.Name,
-		ProviderFactories: factories,
-		ProviderConfig:    "provider \"sbx\" {\n  nothing {}\n}\n",
-		Capabilities:      plat.Capabilities(),
-		PreCheck:          func(*testing.T) {},
+	cfg := "provider \"sbx\" {\n  nothing {}\n}\n"
+	t.Setenv(nothing.TokenEnv, "from-env")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{{
+			Config:   cfg + "data \"sbx_sandboxes\" \"all\" {}\n",
+			PlanOnly: true,
+		}},
 	})
 
 	t.Setenv(nothing.TokenEnv, "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		Steps: []resource.TestStep{{
-			Config:      "provider \"sbx\" {\n  nothing {}\n}\nresource \"sbx_volume\" \"v\" {\n  name = \"v\"\n}\n",
+			Config:      cfg + "resource \"sbx_volume\" \"v\" {\n  name = \"v\"\n}\n",
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)token.*` + nothing.TokenEnv),
 		}},

@@ -52,7 +52,7 @@ func idIs(addr string, want *string) resource.TestCheckFunc {
 }
 
 // platformStateIs checks the sandbox's state on the platform itself.
-func platformStateIs(t *testing.T, h Harness, id *string, want platform.SandboxState) resource.TestCheckFunc {
+func platformStateIs(t *testing.T, h harness, id *string, want platform.SandboxState) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		if got := h.OutOfBand.SandboxState(t, *id); got != want {
 			return fmt.Errorf("sandbox %s is %q on the platform, want %q", *id, got, want)
@@ -62,7 +62,7 @@ func platformStateIs(t *testing.T, h Harness, id *string, want platform.SandboxS
 }
 
 // existsOnPlatform checks that the object with the captured id exists.
-func existsOnPlatform(t *testing.T, h Harness, kind string, id *string) resource.TestCheckFunc {
+func existsOnPlatform(t *testing.T, h harness, kind string, id *string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		if !h.OutOfBand.Exists(t, kind, *id) {
 			return fmt.Errorf("%s %s does not exist on the platform", kind, *id)
@@ -76,7 +76,7 @@ func existsOnPlatform(t *testing.T, h Harness, kind string, id *string) resource
 // (Capabilities.SnapshotDelete false: Fly keeps them until their retention
 // ends), whose destroy only forgets it: that one must still be there, as
 // destroy succeeded without touching it.
-func goneFromPlatform(t *testing.T, h Harness, objs map[string]*string) resource.TestCheckFunc {
+func goneFromPlatform(t *testing.T, h harness, objs map[string]*string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for kind, id := range objs {
 			if *id == "" {

@@ -18,11 +18,11 @@ import (
 // volume names use volumeName, with underscores, as Fly's volume names are
 // ^[a-z0-9_]{1,30}$ (Docker, E2B and Daytona accept underscores too).
 type run struct {
-	h    Harness
+	h    harness
 	name string
 }
 
-func newRun(h Harness) run {
+func newRun(h harness) run {
 	return run{h: h, name: "tf-acc-" + sdkacctest.RandStringFromCharSet(10, "abcdefghijklmnopqrstuvwxyz0123456789")}
 }
 

@@ -86,7 +86,7 @@ func mergeBlocks(lines []string) []string {
 }
 
 // attributeCases is the catalog: every key a table may hold.
-func attributeCases(h Harness) map[string]attributeCase {
+func attributeCases(h harness) map[string]attributeCase {
 	timeoutFrom, timeoutTo := 30*time.Minute, time.Hour
 	if limit := h.Capabilities.Attribute(platform.AttrSandboxTimeout).MaxDuration; limit > 0 && limit < timeoutTo {
 		timeoutFrom, timeoutTo = limit/2, limit
@@ -218,17 +218,17 @@ func (c attributeCase) path() string {
 	return c.name
 }
 
-// RunRefusals runs only the refusal steps: they plan and never reach the
+// runRefusals runs the refusal steps: they plan and never reach the
 // platform, so a platform (or a test platform) that can create nothing
 // still runs them.
-func RunRefusals(t *testing.T, h Harness) {
+func runRefusals(t *testing.T, h harness) {
 	t.Run("attribute_refusals", func(t *testing.T) { testAttributeRefusals(t, h) })
 }
 
 // testAttributeRefusals: every attribute the table refuses, and every
 // candidate value outside a row's Values, fails the plan with an error
 // naming the attribute, the value and the platform; nothing is created.
-func testAttributeRefusals(t *testing.T, h Harness) {
+func testAttributeRefusals(t *testing.T, h harness) {
 	cases := attributeCases(h)
 	var steps []resource.TestStep
 	for _, key := range platform.AllAttributes() {
@@ -290,7 +290,6 @@ func testAttributeRefusals(t *testing.T, h Harness) {
 	}
 	t.Logf("%d refusals from the %s attribute table", len(steps), h.Name)
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		Steps:                    steps,
 	})
@@ -384,7 +383,7 @@ func refusalError(attribute, name string) *regexp.Regexp {
 // testAttributesInPlace: for each resource, every attribute the table
 // changes in place is changed, one apply each, on one live object whose id
 // never changes, each apply converging to an empty plan.
-func testAttributesInPlace(t *testing.T, h Harness) {
+func testAttributesInPlace(t *testing.T, h harness) {
 	cases := attributeCases(h)
 	for _, kind := range []string{platform.KindTemplate, platform.KindVolume, platform.KindSandbox} {
 		var keys []string
@@ -441,7 +440,7 @@ func memoryBeforeCPU(keys []string) []string {
 }
 
 // testKindInPlace changes keys one at a time on one object of kind.
-func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases map[string]attributeCase) {
+func testKindInPlace(t *testing.T, h harness, kind string, keys []string, cases map[string]attributeCase) {
 	r := newRun(h)
 	values := map[string]string{}
 	var order []string
@@ -551,7 +550,6 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 	}
 	t.Logf("in place on %s: %v", h.Name, order)
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{objKind: &id}),
 		Steps:                    steps,
@@ -559,7 +557,7 @@ func testKindInPlace(t *testing.T, h Harness, kind string, keys []string, cases 
 }
 
 // firstOtherState is the first state besides running the table accepts.
-func firstOtherState(h Harness) string {
+func firstOtherState(h harness) string {
 	for _, s := range []string{string(platform.StatePaused), string(platform.StateStopped)} {
 		if h.Capabilities.AcceptsValue(platform.AttrSandboxState, s) {
 			return strconv.Quote(s)

@@ -10,7 +10,7 @@ import (
 
 // testDisappears: an object deleted outside Terraform is dropped from state
 // on refresh and planned for creation; applying makes a new one.
-func testDisappears(t *testing.T, h Harness) {
+func testDisappears(t *testing.T, h harness) {
 	t.Run("sandbox", func(t *testing.T) {
 		r := newRun(h)
 		disappearCase(t, h, KindSandbox, "sbx_sandbox.s", r.config(r.template(), r.sandbox("s")))
@@ -34,10 +34,9 @@ func testDisappears(t *testing.T, h Harness) {
 	})
 }
 
-func disappearCase(t *testing.T, h Harness, kind, addr, cfg string) {
+func disappearCase(t *testing.T, h harness, kind, addr, cfg string) {
 	var oldID, newID string
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{kind: &newID}),
 		Steps: []resource.TestStep{

@@ -12,7 +12,7 @@ import (
 // testImport: every resource imports by id (terraform import) into exactly
 // the state Terraform made for it, and the sandbox also through an
 // `import {}` block, whose plan must be a pure import with nothing to change.
-func testImport(t *testing.T, h Harness) {
+func testImport(t *testing.T, h harness) {
 	r := newRun(h)
 	blocks := []string{r.template(), r.volume("v"), r.sandbox("s",
 		"  volume_mount {\n    volume_id = sbx_volume.v.id\n    path = \"/data\"\n  }")}
@@ -54,7 +54,6 @@ func testImport(t *testing.T, h Harness) {
 	})
 
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		Steps:                    steps,
 	})

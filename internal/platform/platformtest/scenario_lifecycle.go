@@ -9,12 +9,11 @@ import (
 // testLifecycle: a template, a volume and a sandbox mounting it are created,
 // the sandbox's agent writes into the volume, the next plan is empty, and
 // destroy removes all three from the platform.
-func testLifecycle(t *testing.T, h Harness) {
+func testLifecycle(t *testing.T, h harness) {
 	r := newRun(h)
 	var tplID, volID, boxID string
 	token := "hello-" + r.name
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy: goneFromPlatform(t, h, map[string]*string{
 			KindSandbox: &boxID, KindVolume: &volID, KindTemplate: &tplID,

@@ -16,7 +16,7 @@ import (
 // in-place update of the same sandbox that moves its deadline later, and
 // then plans empty. Both values sit within every cap known (E2B Base: 1h);
 // a platform capping timeouts lower gets them scaled to its cap.
-func testLifecycleChanges(t *testing.T, h Harness) {
+func testLifecycleChanges(t *testing.T, h harness) {
 	needs(t, h.Capabilities.InPlace(platform.AttrSandboxTimeout), "timeouts that change in place (sandbox.timeout in place)")
 	from, to := 30*time.Minute, time.Hour
 	if limit := h.Capabilities.Attribute(platform.AttrSandboxTimeout).MaxDuration; limit > 0 && limit < to {
@@ -30,7 +30,6 @@ func testLifecycleChanges(t *testing.T, h Harness) {
 		return r.config(r.template(), r.sandbox("s", fmt.Sprintf("  timeout = %q", hclDuration(d))))
 	}
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindSandbox: &boxID}),
 		Steps: []resource.TestStep{

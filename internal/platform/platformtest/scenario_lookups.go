@@ -17,7 +17,7 @@ import (
 // no name nor labels (SnapshotNames, SnapshotLabels) they are selected by
 // their source instead, and where templates are not held by the platform
 // (TemplatesListed) the template lookup does not apply.
-func testLookups(t *testing.T, h Harness) {
+func testLookups(t *testing.T, h harness) {
 	r := newRun(h)
 	base := []string{r.template(), r.volume("v")}
 	source, snapshots := "", 0
@@ -282,7 +282,6 @@ data "sbx_snapshot" "recent" {
 	})
 
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		Steps:                    steps,
 	})

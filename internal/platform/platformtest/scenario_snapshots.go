@@ -10,7 +10,7 @@ import (
 // testSnapshotRestore: what a box wrote survives a snapshot and shows up in a
 // box restored from it; a snapshot of the restored box names the first one
 // as its parent; a volume snapshot restores into a new volume with the data.
-func testSnapshotRestore(t *testing.T, h Harness) {
+func testSnapshotRestore(t *testing.T, h harness) {
 	t.Run("sandbox", func(t *testing.T) {
 		needs(t, h.Capabilities.Accepts(platform.AttrSnapshotSandboxID) && h.Capabilities.Accepts(platform.AttrSandboxFromSnapshotID),
 			"sandbox snapshots restored into new sandboxes (SandboxSnapshot, SandboxFromSnapshot)")
@@ -23,7 +23,7 @@ func testSnapshotRestore(t *testing.T, h Harness) {
 	})
 }
 
-func testSandboxSnapshotRestore(t *testing.T, h Harness) {
+func testSandboxSnapshotRestore(t *testing.T, h harness) {
 	r := newRun(h)
 	const file = "/work/marker.txt"
 	token := "kept-" + r.name
@@ -37,7 +37,6 @@ func testSandboxSnapshotRestore(t *testing.T, h Harness) {
 	// A size the platform does not report is null, never a misleading 0.
 	sizeCheck := reportedIsSet(h.Capabilities.SnapshotSize, "sbx_snapshot.snap", "size_bytes")
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy: goneFromPlatform(t, h, map[string]*string{
 			KindSandbox: &srcID, KindSnapshot: &snapID,
@@ -93,7 +92,7 @@ func testSandboxSnapshotRestore(t *testing.T, h Harness) {
 	}
 }
 
-func testVolumeSnapshotRestore(t *testing.T, h Harness) {
+func testVolumeSnapshotRestore(t *testing.T, h harness) {
 	r := newRun(h)
 	token := "volume-kept-" + r.name
 	var volID, restoredID, snapID string
@@ -101,7 +100,6 @@ func testVolumeSnapshotRestore(t *testing.T, h Harness) {
 		agentFiles("/data/marker.txt", token),
 		"  volume_mount {\n    volume_id = sbx_volume.v.id\n    path = \"/data\"\n  }")}
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy: goneFromPlatform(t, h, map[string]*string{
 			KindVolume: &restoredID, KindSnapshot: &snapID,

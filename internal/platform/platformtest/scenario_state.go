@@ -14,7 +14,7 @@ import (
 // in-place update of the same sandbox, confirmed on the platform itself and
 // followed by an empty plan (so a platform that reports both kinds of pause
 // alike, PauseKindUnreported, must still read a stopped box back as stopped).
-func testStateChanges(t *testing.T, h Harness) {
+func testStateChanges(t *testing.T, h harness) {
 	states := []platform.SandboxState{platform.StateRunning}
 	if h.Capabilities.AcceptsValue(platform.AttrSandboxState, "paused") {
 		states = append(states, platform.StatePaused)
@@ -54,7 +54,6 @@ func testStateChanges(t *testing.T, h Harness) {
 		steps = append(steps, step)
 	}
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindSandbox: &boxID}),
 		Steps:                    steps,
@@ -64,7 +63,7 @@ func testStateChanges(t *testing.T, h Harness) {
 // testOutOfBandState: a box paused (or stopped) behind Terraform's back is
 // planned as an in-place update back to running, never a replacement, and
 // applying it resumes the same box.
-func testOutOfBandState(t *testing.T, h Harness) {
+func testOutOfBandState(t *testing.T, h harness) {
 	behind := platform.StatePaused
 	if !h.Capabilities.AcceptsValue(platform.AttrSandboxState, "paused") {
 		behind = platform.StateStopped
@@ -75,7 +74,6 @@ func testOutOfBandState(t *testing.T, h Harness) {
 	var boxID string
 	cfg := r.config(r.template(), r.sandbox("s"))
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { h.PreCheck(t) },
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindSandbox: &boxID}),
 		Steps: []resource.TestStep{

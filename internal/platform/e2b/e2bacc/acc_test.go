@@ -16,10 +16,6 @@ import (
 
 const e2bAccKey = "e2b_acc_test_key_5f1d2c"
 
-// e2bAccDockerfile builds the quickstart agent on E2B: E2B needs a base image
-// with a userland (no FROM scratch), and runs the agent as the start command.
-const e2bAccDockerfile = "FROM alpine:3.20\nCOPY agent /usr/local/bin/agent\n"
-
 // factories serves the provider built with opts (its registered platforms
 // unless opts says otherwise) to the terraform CLI.
 func factories(opts provider.Options) map[string]func() (tfprotov6.ProviderServer, error) {

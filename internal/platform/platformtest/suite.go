@@ -1,0 +1,74 @@
+package platformtest
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// Factories serve the sbx provider to the terraform CLI, as
+// resource.TestCase's ProtoV6ProviderFactories.
+type Factories = map[string]func() (tfprotov6.ProviderServer, error)
+
+// harness is what the scenarios read of one started platform.
+type harness struct {
+	// Name is the platform's name as errors give it ("docker", "e2b").
+	Name              string
+	ProviderFactories Factories
+	// ProviderConfig is the HCL of the provider block.
+	ProviderConfig string
+	// TemplateConfig: see Instance.TemplateConfig.
+	TemplateConfig          func(name string) string
+	Capabilities            platform.Capabilities
+	OutOfBand               OutOfBand
+	ImportStateVerifyIgnore map[string][]string
+}
+
+func newHarness(in *Instance, factories Factories) harness {
+	return harness{
+		Name:                    in.Name,
+		ProviderFactories:       factories,
+		ProviderConfig:          in.ProviderBlock(),
+		TemplateConfig:          in.TemplateConfig,
+		Capabilities:            in.Capabilities,
+		OutOfBand:               in.OutOfBand,
+		ImportStateVerifyIgnore: in.ImportStateVerifyIgnore,
+	}
+}
+
+// Run runs every scenario as a subtest on the started instance in, the
+// provider served by factories (built by the caller, pointed at in).
+func Run(t *testing.T, in *Instance, factories Factories) {
+	h := newHarness(in, factories)
+	runRefusals(t, h)
+	for _, s := range []struct {
+		name string
+		run  func(*testing.T, harness)
+	}{
+		{"attributes_in_place", testAttributesInPlace},
+		{"lifecycle", testLifecycle},
+		{"state_changes_in_place", testStateChanges},
+		{"lifecycle_changes_in_place", testLifecycleChanges},
+		{"out_of_band_state_change", testOutOfBandState},
+		{"disappears", testDisappears},
+		{"snapshot_and_restore", testSnapshotRestore},
+		{"lookups", testLookups},
+		{"import", testImport},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			// Every scenario but the refusals starts boxes from a template.
+			if h.TemplateConfig == nil {
+				t.Skipf("%s makes no template (its kit gives no template configuration), so there is no box to run this scenario on", h.Name)
+			}
+			s.run(t, h)
+		})
+	}
+}
+
+// RunRefusals runs only the refusal steps: they plan and never reach the
+// platform, so a platform that can create nothing still runs them.
+func RunRefusals(t *testing.T, in *Instance, factories Factories) {
+	runRefusals(t, newHarness(in, factories))
+}
