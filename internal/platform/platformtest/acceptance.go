@@ -6,15 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
-
-// Factories serve the sbx provider, configured for one instance, to the
-// terraform CLI.
-type Factories = map[string]func() (tfprotov6.ProviderServer, error)
 
 // Scenario is one acceptance scenario the conformance runner runs on every
 // kit, each on an instance of its own (its own fake and names), so that
@@ -39,21 +34,6 @@ func AcceptanceScenarios() []Scenario {
 		{Name: "list", Run: testList},
 		{Name: "snapshot_action", Run: testSnapshotAction},
 		{Name: "exec_action", Run: testExecAction},
-	}
-}
-
-// harnessOf is the suite's view of an instance, for the configuration
-// builders (run) the scenarios share.
-func harnessOf(in *Instance, f Factories) Harness {
-	return Harness{
-		Name:                    in.Name,
-		ProviderFactories:       f,
-		ProviderConfig:          in.ProviderBlock(),
-		TemplateConfig:          in.TemplateConfig,
-		Capabilities:            in.Capabilities,
-		OutOfBand:               in.OutOfBand,
-		PreCheck:                func(*testing.T) {},
-		ImportStateVerifyIgnore: in.ImportStateVerifyIgnore,
 	}
 }
 

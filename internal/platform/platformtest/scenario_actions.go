@@ -110,7 +110,7 @@ func snapshotsOfBox(t *testing.T, in *Instance, taken *[]string, names ...string
 func testSnapshotAction(t *testing.T, in *Instance, f Factories) {
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
 	needsTemplate(t, in)
-	r := newRun(harnessOf(in, f))
+	r := newRun(newHarness(in, f))
 	caps := in.Capabilities
 	var taken []string
 	keep := func() []*string {
@@ -240,7 +240,7 @@ func execRan(t *testing.T, in *Instance, want ...ExecRun) resource.TestCheckFunc
 func testExecAction(t *testing.T, in *Instance, f Factories) {
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
 	needsTemplate(t, in)
-	r := newRun(harnessOf(in, f))
+	r := newRun(newHarness(in, f))
 	exec := in.Capabilities.Exec
 	empty := emptyPlanAfterApply()
 	echoHCL := `["echo", "it's", "\"quoted\" words", "$GREETING"]`

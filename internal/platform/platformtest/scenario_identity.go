@@ -109,7 +109,7 @@ func testIdentity(t *testing.T, in *Instance, f Factories) {
 		"snapshots (SnapshotSandboxID or SnapshotVolumeID)")
 	ch, ok := identityChangeOf(in.Capabilities)
 	needs(t, ok, "an in-place change of a box (sandbox.labels or sandbox.state = paused in place)")
-	r := newRun(harnessOf(in, f))
+	r := newRun(newHarness(in, f))
 	ids := map[string]string{}
 	cfg := identityConfig(r, ch, false)
 	updated := identityConfig(r, ch, true)

@@ -40,7 +40,7 @@ func testList(t *testing.T, in *Instance, f Factories) {
 	needs(t, in.Capabilities.Accepts(platform.AttrSnapshotSandboxID) || in.Capabilities.Accepts(platform.AttrSnapshotVolumeID),
 		"snapshots (SnapshotSandboxID or SnapshotVolumeID)")
 	caps := in.Capabilities
-	r := newRun(harnessOf(in, f))
+	r := newRun(newHarness(in, f))
 	ids := map[string]string{}
 	source := identitySnapshotSource(caps)
 	sourceID := new(string)
