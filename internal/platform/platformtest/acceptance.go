@@ -2,6 +2,7 @@ package platformtest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -79,11 +80,13 @@ func identityOf(in *Instance, ids map[string]string, addr string) map[string]kno
 	return map[string]knownvalue.Check{"id": idOf(ids, addr), "platform": knownvalue.StringExact(in.Name)}
 }
 
-// holdsNothing is a CheckDestroy: the instance holds no object but the
-// snapshots it cannot delete (Capabilities.SnapshotDelete false: they
-// expire) and those named in kept (taken by an action, so in no state:
-// not Terraform's to destroy).
-func holdsNothing(t *testing.T, in *Instance, kept ...*string) resource.TestCheckFunc {
+// holdsNothing is a CheckDestroy: the instance holds no sandbox, volume or
+// snapshot, but the snapshots it cannot delete (Capabilities.SnapshotDelete
+// false: they expire) and those named in kept (taken by an action, so in no
+// state: not Terraform's to destroy); and no template of the run (by its
+// name, or by an id in ids): a platform may hold images no resource made
+// (Modal's registry base images, shared by content).
+func holdsNothing(t *testing.T, in *Instance, r run, ids map[string]string, kept ...*string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		var left []string
 		for _, o := range in.Objects(t) {
@@ -91,6 +94,9 @@ func holdsNothing(t *testing.T, in *Instance, kept ...*string) resource.TestChec
 				continue
 			}
 			if slices.ContainsFunc(kept, func(id *string) bool { return *id != "" && (*id == o.ID || *id == o.Name) }) {
+				continue
+			}
+			if o.Kind == KindTemplate && !strings.HasPrefix(o.Name, r.name) && !slices.Contains(slices.Collect(maps.Values(ids)), o.ID) {
 				continue
 			}
 			left = append(left, o.String())

@@ -112,6 +112,7 @@ func testSnapshotAction(t *testing.T, in *Instance, f Factories) {
 	needsTemplate(t, in)
 	r := newRun(newHarness(in, f))
 	caps := in.Capabilities
+	ids := map[string]string{}
 	var taken []string
 	keep := func() []*string {
 		out := make([]*string, len(taken))
@@ -124,7 +125,8 @@ func testSnapshotAction(t *testing.T, in *Instance, f Factories) {
 	var steps []resource.TestStep
 	if !caps.Accepts(platform.AttrSnapshotSandboxID) {
 		steps = []resource.TestStep{
-			{Config: snapshotActionConfig(r, "v1", ""), ConfigPlanChecks: empty, Check: snapshotsOfBox(t, in, &taken)},
+			{Config: snapshotActionConfig(r, "v1", ""), ConfigPlanChecks: empty, Check: resource.ComposeAggregateTestCheckFunc(
+				recordIDs(ids, "sbx_template.t"), snapshotsOfBox(t, in, &taken))},
 			{
 				Config: snapshotActionConfig(r, "v2", ""),
 				ExpectError: acctest.ErrorPattern(fmt.Sprintf(`(?s)Failed to plan action .*sandbox_id = "[^"]+" is not supported on %s: %s`,
@@ -135,7 +137,8 @@ func testSnapshotAction(t *testing.T, in *Instance, f Factories) {
 	} else {
 		v2 := r.name + "-pre-v2"
 		steps = []resource.TestStep{
-			{Config: snapshotActionConfig(r, "v1", ""), ConfigPlanChecks: empty, Check: snapshotsOfBox(t, in, &taken)},
+			{Config: snapshotActionConfig(r, "v1", ""), ConfigPlanChecks: empty, Check: resource.ComposeAggregateTestCheckFunc(
+				recordIDs(ids, "sbx_template.t"), snapshotsOfBox(t, in, &taken))},
 			{Config: snapshotActionConfig(r, "v2", ""), ConfigPlanChecks: empty, Check: snapshotsOfBox(t, in, &taken, v2)},
 		}
 		if !caps.Accepts(platform.AttrSnapshotTTL) {
@@ -160,7 +163,7 @@ func testSnapshotAction(t *testing.T, in *Instance, f Factories) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: f,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		CheckDestroy:             func(s *terraform.State) error { return holdsNothing(t, in, keep()...)(s) },
+		CheckDestroy:             func(s *terraform.State) error { return holdsNothing(t, in, r, ids, keep()...)(s) },
 		Steps:                    steps,
 	})
 }
@@ -242,12 +245,13 @@ func testExecAction(t *testing.T, in *Instance, f Factories) {
 	needsTemplate(t, in)
 	r := newRun(newHarness(in, f))
 	exec := in.Capabilities.Exec
+	ids := map[string]string{}
 	empty := emptyPlanAfterApply()
 	echoHCL := `["echo", "it's", "\"quoted\" words", "$GREETING"]`
 	var steps []resource.TestStep
 	if !exec.Runs {
 		steps = []resource.TestStep{
-			{Config: execActionConfig(r, "v1", echoHCL, ""), ConfigPlanChecks: empty},
+			{Config: execActionConfig(r, "v1", echoHCL, ""), ConfigPlanChecks: empty, Check: recordIDs(ids, "sbx_template.t")},
 			{
 				Config: execActionConfig(r, "v2", echoHCL, ""),
 				ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)sbx_sandbox_exec is not supported on %s.*%s`,
@@ -273,7 +277,8 @@ func testExecAction(t *testing.T, in *Instance, f Factories) {
 		sleeping := ExecRun{Command: []string{"sleep", "30"}, TimeoutSecs: 1, Killed: true}
 		steps = []resource.TestStep{
 			// Created: before_update does not fire.
-			{Config: execActionConfig(r, "v1", echoHCL, extra), ConfigPlanChecks: empty, Check: execRan(t, in)},
+			{Config: execActionConfig(r, "v1", echoHCL, extra), ConfigPlanChecks: empty, Check: resource.ComposeAggregateTestCheckFunc(
+				recordIDs(ids, "sbx_template.t"), execRan(t, in))},
 			{Config: execActionConfig(r, "v2", echoHCL, extra), ConfigPlanChecks: empty, Check: execRan(t, in, echo)},
 			{
 				Config:      execActionConfig(r, "v3", `["/bin/sh", "-c", "echo it broke >&2; exit 4"]`, ""),
@@ -315,7 +320,7 @@ func testExecAction(t *testing.T, in *Instance, f Factories) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: f,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		CheckDestroy:             holdsNothing(t, in),
+		CheckDestroy:             holdsNothing(t, in, r, ids),
 		Steps:                    steps,
 	})
 }

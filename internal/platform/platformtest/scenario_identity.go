@@ -199,7 +199,7 @@ resource "sbx_volume" "other" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: f,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		CheckDestroy:             holdsNothing(t, in),
+		CheckDestroy:             holdsNothing(t, in, r, ids),
 		Steps:                    steps,
 	})
 }

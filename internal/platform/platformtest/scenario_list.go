@@ -172,7 +172,7 @@ list "sbx_template" "t" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: f,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		CheckDestroy:             holdsNothing(t, in),
+		CheckDestroy:             holdsNothing(t, in, r, ids),
 		Steps:                    steps,
 	})
 }
