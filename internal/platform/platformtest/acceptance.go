@@ -35,6 +35,8 @@ func AcceptanceScenarios() []Scenario {
 		{Name: "list", Run: testList},
 		{Name: "snapshot_action", Run: testSnapshotAction},
 		{Name: "exec_action", Run: testExecAction},
+		{Name: "restore", Run: testRestore},
+		{Name: "env_wo", Run: testEnvWO},
 	}
 }
 

@@ -43,3 +43,10 @@ type SnapshotRecorder interface {
 	// SnapshotsOf are the live snapshots taken of the box, oldest first.
 	SnapshotsOf(t *testing.T, sandboxID string) []TakenSnapshot
 }
+
+// EnvRecorder is an OutOfBand that can say what environment a box was
+// given, as it reached the platform.
+type EnvRecorder interface {
+	// SandboxEnv is the box's environment; false when there is no such box.
+	SandboxEnv(t *testing.T, sandboxID string) (map[string]string, bool)
+}

@@ -199,6 +199,11 @@ func execRan(t *testing.T, in *Instance, want ...ExecRun) resource.TestCheckFunc
 		}
 		box := s.RootModule().Resources["sbx_sandbox.b"].Primary.ID
 		runs := rec.ExecRuns(t, box)
+		if n := len(want); n > 0 && want[n-1].Killed && len(runs) == n-1 {
+			// A fake that records a command when it answers (Fly's) has
+			// no record of one the client gave up on at its timeout.
+			want = want[:n-1]
+		}
 		if len(runs) != len(want) {
 			var cmds [][]string
 			for _, r := range runs {

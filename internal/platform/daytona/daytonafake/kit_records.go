@@ -35,3 +35,11 @@ func (o *kitOOB) SnapshotsOf(_ *testing.T, sandboxID string) []platformtest.Take
 	}
 	return out
 }
+
+var _ platformtest.EnvRecorder = (*kitOOB)(nil)
+
+// SandboxEnv is the env the box was created with.
+func (o *kitOOB) SandboxEnv(_ *testing.T, sandboxID string) (map[string]string, bool) {
+	sb, ok := o.fake.Sandbox(sandboxID)
+	return sb.Env, ok
+}

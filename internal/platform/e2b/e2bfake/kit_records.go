@@ -19,3 +19,11 @@ func (o *kitOOB) SnapshotsOf(_ *testing.T, sandboxID string) []platformtest.Take
 	}
 	return out
 }
+
+var _ platformtest.EnvRecorder = (*kitOOB)(nil)
+
+// SandboxEnv is the envVars the box was created with (E2B reports none).
+func (o *kitOOB) SandboxEnv(_ *testing.T, sandboxID string) (map[string]string, bool) {
+	sb, ok := o.fake.Sandbox(sandboxID)
+	return sb.EnvVars, ok
+}

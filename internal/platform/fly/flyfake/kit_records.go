@@ -19,3 +19,11 @@ func (o *kitOOB) ExecRuns(_ *testing.T, sandboxID string) []platformtest.ExecRun
 	}
 	return out
 }
+
+var _ platformtest.EnvRecorder = (*kitOOB)(nil)
+
+// SandboxEnv is the machine's config.env, as its last update set it.
+func (o *kitOOB) SandboxEnv(_ *testing.T, sandboxID string) (map[string]string, bool) {
+	m, ok := o.fake.Machine(sandboxID)
+	return m.Env, ok
+}

@@ -42,3 +42,11 @@ func (o *kitOOB) SnapshotsOf(_ *testing.T, sandboxID string) []platformtest.Take
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
+
+var _ platformtest.EnvRecorder = (*kitOOB)(nil)
+
+// SandboxEnv is the environment the sandbox got (secrets and env).
+func (o *kitOOB) SandboxEnv(_ *testing.T, sandboxID string) (map[string]string, bool) {
+	sb, ok := o.ws.Sandbox(sandboxID)
+	return sb.Env, ok
+}
