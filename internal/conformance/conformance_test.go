@@ -22,15 +22,7 @@ func TestAccConformance(t *testing.T) {
 			t.Parallel()
 			in := platformtest.Start(t, e.Kit, platformtest.KitOptions{})
 			platformtest.Run(t, in, conformance.Factories(in))
-			// The scenarios once copied into each *acc package: each on an
-			// instance of its own, as they check what the platform holds.
-			for _, sc := range platformtest.AcceptanceScenarios() {
-				t.Run(sc.Name, func(t *testing.T) {
-					t.Parallel()
-					in := platformtest.Start(t, e.Kit, platformtest.KitOptions{Pace: sc.Pace})
-					sc.Run(t, in, conformance.Factories(in))
-				})
-			}
+			runIsolated(t, e.Kit, platformtest.IsolatedScenarios())
 		})
 	}
 }

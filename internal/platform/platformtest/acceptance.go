@@ -12,9 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
-// Scenario is one acceptance scenario the conformance runner runs on every
-// kit, each on an instance of its own (its own fake and names), so that
-// scenarios run in parallel.
+// Scenario is one scenario the conformance runner runs on every kit, each
+// on an instance of its own (its own fake and names, and what the instance
+// holds is the scenario's alone), so that scenarios run in parallel.
 type Scenario struct {
 	// Name is the subtest's name.
 	Name string
@@ -24,20 +24,27 @@ type Scenario struct {
 	Run func(t *testing.T, in *Instance, f Factories)
 }
 
-// AcceptanceScenarios are the scenarios that were once copied into each
-// platform's *acc package (identity and list resources, the two actions,
-// restore, env_wo), each driven by the platform's attribute table and
-// capabilities: a platform that lacks what one needs skips it saying which
-// capability it lacks.
-func AcceptanceScenarios() []Scenario {
+// CLIScenarios are the scenarios of the newer CLI's features, once copied
+// into each platform's *acc package: identity and list resources (Terraform
+// >= 1.12 and 1.14), the two actions (1.14) and write-only env (1.11), each
+// driven by the platform's attribute table and capabilities (a platform
+// that lacks what one needs skips it saying which capability it lacks).
+// The CLI matrix (scripts/acc-matrix.sh) runs them on every CLI; each
+// gates itself by version.
+func CLIScenarios() []Scenario {
 	return []Scenario{
 		{Name: "identity", Run: testIdentity},
 		{Name: "list", Run: testList},
 		{Name: "snapshot_action", Run: testSnapshotAction},
 		{Name: "exec_action", Run: testExecAction},
-		{Name: "restore", Run: testRestore},
 		{Name: "env_wo", Run: testEnvWO},
 	}
+}
+
+// IsolatedScenarios are the conformance scenarios that check everything
+// the platform holds, so each needs an instance of its own: restore.
+func IsolatedScenarios() []Scenario {
+	return []Scenario{{Name: "restore", Run: testRestore}}
 }
 
 // needsTemplate skips a scenario that starts boxes on a platform that makes
