@@ -12,18 +12,22 @@
 //     that builds the quickstart agent, its capabilities, what an import
 //     cannot read back, out-of-band access, the objects it holds, fault
 //     injection (nil where it cannot) and its spec violations.
-//  2. Add one line for it to the registry (platformtest/kits). A test there
-//     fails while the registry and the provider's Platforms() name different
-//     platforms.
+//     The fake package cannot import its platform (the platform's tests
+//     import the fake): the kit takes the platform's Definition and
+//     configures its client with it (Configure).
+//  2. Add one line for it to the registry (platformtest/kits). A test in
+//     internal/conformance fails while the registry and the provider's
+//     Platforms() name different platforms; TestKitContract there holds the
+//     kit to what suites rely on.
 //
-// Every suite that iterates the registry then runs on it. Suites call
+// Every suite that iterates the registry then runs on it, building the
+// provider from the instance with conformance.Factories. Suites call
 // Start (below), never a kit's Start directly: it checks what the kit gave
 // and fails the test on the spec violations the fake recorded.
 
 package platformtest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -281,11 +285,4 @@ func Start(t *testing.T, kit Kit, opts KitOptions) *Instance {
 		})
 	}
 	return in
-}
-
-// Sleepless are waits that end at once (unless ctx already has): a kit's
-// Hooks when the provider's polls and retries need take no real time.
-func Sleepless() platform.Hooks {
-	wait := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	return platform.Hooks{Sleep: wait, PollSleep: wait, PollInterval: time.Millisecond}
 }

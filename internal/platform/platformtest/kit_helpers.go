@@ -1,11 +1,16 @@
 package platformtest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -15,7 +20,7 @@ import (
 func Configure(t *testing.T, def platform.Definition, settings map[string]string) platform.Platform {
 	t.Helper()
 	plat, err := def.Configure(context.Background(), platform.Config{
-		Settings: settings, MaxRetries: 3, UserAgent: "sbx-platformtest", Hooks: Sleepless(),
+		Settings: settings, MaxRetries: 3, UserAgent: "sbx-platformtest", Hooks: acctest.NoWaitHooks(),
 	})
 	if err != nil {
 		t.Fatalf("%s: configuring the kit's client: %v", def.Name, err)
@@ -54,4 +59,36 @@ func AgentFiles(env map[string]string) map[string]string {
 		}
 	}
 	return files
+}
+
+// PostJSON sends body as JSON to url with header, as a client of the
+// platform's API other than the provider would, and decodes the answer
+// into out; an answer other than 2xx fails t.
+func PostJSON(t *testing.T, url string, header http.Header, body, out any) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("POST %s: reading the answer: %v", url, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %s: %s", url, resp.Status, raw)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("POST %s: decoding %s: %v", url, raw, err)
+	}
 }

@@ -33,56 +33,20 @@ type OutOfBand interface {
 	// the volume's root (a leading "/" is allowed). False when it does not exist.
 	ReadVolumeFile(t *testing.T, volumeID, path string) (string, bool)
 	// Make makes an object as another client of the platform would (its
-	// CLI, console or SDK), with none of the provider's marks, and returns
-	// its id.
+	// CLI, console, SDK or raw API), with none of the provider's marks, and
+	// returns its id. A kit that cannot make the kind fails t saying so.
 	Make(t *testing.T, f Foreign) string
 	// SetLabels replaces an object's labels by hand, as the console would.
 	SetLabels(t *testing.T, kind, id string, labels map[string]string)
 }
 
-// ByClient makes and changes objects through the platform's own Go client
-// configured against the instance, with no provider marks: as another
-// client of the platform would. Kits embed it in their OutOfBand.
+// ByClient changes objects through the platform's own Go client
+// configured against the instance, as the platform's console would: the
+// user's labels replaced, the provider's marks kept. Kits embed it in their
+// OutOfBand (and make foreign objects themselves: the platform's client
+// marks what it makes as the provider's).
 type ByClient struct {
 	Platform platform.Platform
-}
-
-// Make implements OutOfBand.
-func (c ByClient) Make(t *testing.T, f Foreign) string {
-	t.Helper()
-	ctx := context.Background()
-	var id string
-	var err error
-	switch f.Kind {
-	case KindVolume:
-		var v *platform.Volume
-		if v, err = c.Platform.Volumes().Create(ctx, platform.VolumeSpec{Name: f.Name, Labels: f.Labels}); err == nil {
-			id = v.ID
-		}
-	case KindSandbox:
-		var s *platform.Sandbox
-		if s, err = c.Platform.Sandboxes().Create(ctx, platform.SandboxSpec{Name: f.Name, TemplateID: f.SourceID,
-			State: platform.StateRunning, Labels: f.Labels}); err == nil {
-			id = s.ID
-		}
-	case KindSnapshot:
-		spec := platform.SnapshotSpec{Name: f.Name, Labels: f.Labels}
-		if c.Platform.Capabilities().Accepts(platform.AttrSnapshotSandboxID) {
-			spec.SandboxID = f.SourceID
-		} else {
-			spec.VolumeID = f.SourceID
-		}
-		var s *platform.Snapshot
-		if s, err = c.Platform.Snapshots().Create(ctx, spec); err == nil {
-			id = s.ID
-		}
-	default:
-		t.Fatalf("%s: cannot make a %s by hand", c.Platform.Name(), f.Kind)
-	}
-	if err != nil {
-		t.Fatalf("%s: making %s %q as another client would: %v", c.Platform.Name(), f.Kind, f.Name, err)
-	}
-	return id
 }
 
 // SetLabels implements OutOfBand.

@@ -47,7 +47,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		Env: []string{"DAYTONA_API_KEY=" + kitKey, "DAYTONA_API_URL=" + fake.URL(),
 			"DAYTONA_ORGANIZATION_ID=" + fake.OrganizationID()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// Daytona sizes boxes by their template. The sizes are none of
 		// Daytona's defaults (1 CPU, 1 GiB, 3 GiB, which read back as unset),
 		// so an import reads them back; the conformance suite's in-place
@@ -266,4 +266,19 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 		}
 	}
 	return "", false
+}
+
+// Make makes a volume through Daytona's API with a plain request, as
+// another client would: Daytona volumes carry no labels. Sandboxes and
+// snapshots made by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+"/volumes", http.Header{"Authorization": {"Bearer " + kitKey}}, map[string]string{"name": f.Name}, &out)
+	return out.ID
 }

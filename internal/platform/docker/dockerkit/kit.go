@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"strings"
+	"sync"
 	"testing"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -46,6 +48,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 	def := docker.Definition()
 	plat := platformtest.Configure(t, def, map[string]string{})
 	owner := opts.Owner
+	oob := &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, api: api, helperImage: helperImage(t, api), made: map[string]string{}}
 	return &platformtest.Instance{
 		Name:  def.Name,
 		Owner: owner,
@@ -57,7 +60,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			return "  docker {\n" + platformtest.InnerLines(inner) + "  }\n"
 		},
 		Definition: def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		TemplateConfig: func(name string) string {
 			return fmt.Sprintf("  name        = %q\n  dockerfile  = %q\n  context_dir = %q\n", name, acctest.AgentDockerfile, acctest.AgentContextDir(t))
 		},
@@ -70,15 +73,16 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			// import records the import time.
 			"sbx_sandbox": {"status_since"},
 		},
-		OutOfBand: &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, api: api, helperImage: helperImage(t, api)},
-		Objects:   func(t *testing.T) []platformtest.Object { return objects(t, api, owner) },
+		OutOfBand: oob,
+		Objects:   func(t *testing.T) []platformtest.Object { return objects(t, api, owner, oob.madeByHand()) },
 	}
 }
 
-// objects are the owner's objects on the engine: images (templates by
-// their tag, as the state records them, and snapshots), containers and
-// volumes, each with its labels.
-func objects(t *testing.T, api *client.Client, owner string) []platformtest.Object {
+// objects are the instance's objects on the engine: the owner's images
+// (templates by their tag, as the state records them, and snapshots),
+// containers and volumes, each with its labels, and those made by hand
+// through the instance (kind by id), which carry no owner.
+func objects(t *testing.T, api *client.Client, owner string, byHand map[string]string) []platformtest.Object {
 	t.Helper()
 	ctx := context.Background()
 	ownerFilter := filters.NewArgs(filters.Arg("label", platform.LabelOwner+"="+owner))
@@ -119,7 +123,45 @@ func objects(t *testing.T, api *client.Client, owner string) []platformtest.Obje
 	for _, v := range vs.Volumes {
 		out = append(out, platformtest.Object{Kind: platformtest.KindVolume, ID: v.Name, Name: v.Name, Labels: v.Labels})
 	}
+	for id, kind := range byHand {
+		if o, ok := inspect(t, api, kind, id); ok && o.Labels[platform.LabelOwner] != owner {
+			out = append(out, o)
+		}
+	}
 	return out
+}
+
+// inspect is the object of kind and id as the engine reports it; false
+// when it is gone.
+func inspect(t *testing.T, api *client.Client, kind, id string) (platformtest.Object, bool) {
+	t.Helper()
+	ctx := context.Background()
+	var o platformtest.Object
+	var err error
+	switch kind {
+	case platformtest.KindVolume:
+		var v volume.Volume
+		if v, err = api.VolumeInspect(ctx, id); err == nil {
+			o = platformtest.Object{Kind: kind, ID: v.Name, Name: v.Name, Labels: v.Labels}
+		}
+	case platformtest.KindSandbox:
+		var c container.InspectResponse
+		if c, err = api.ContainerInspect(ctx, id); err == nil {
+			o = platformtest.Object{Kind: kind, ID: c.ID, Name: strings.TrimPrefix(c.Name, "/"), Labels: c.Config.Labels}
+		}
+	default:
+		var img image.InspectResponse
+		if img, err = api.ImageInspect(ctx, id); err == nil {
+			o = platformtest.Object{Kind: kind, ID: id, Labels: img.Config.Labels}
+		}
+	}
+	if cerrdefs.IsNotFound(err) {
+		return o, false
+	}
+	if err != nil {
+		t.Fatalf("docker: inspecting %s %s: %v", kind, id, err)
+	}
+	return o, true
 }
 
 // kitOOB acts on the engine directly, as `docker` would.
@@ -127,6 +169,55 @@ type kitOOB struct {
 	platformtest.ByClient
 	api         *client.Client
 	helperImage string
+
+	mu   sync.Mutex
+	made map[string]string // id → kind of the objects made by hand
+}
+
+// Make makes the object through the engine, as the docker command line
+// would (none of the provider's labels), and remembers it: it carries no
+// owner, and the instance still lists it. A sandbox is a container of the
+// image f.SourceID, started; a snapshot is a commit of the container
+// f.SourceID.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	ctx := context.Background()
+	var id string
+	switch f.Kind {
+	case platformtest.KindVolume:
+		v, err := o.api.VolumeCreate(ctx, volume.CreateOptions{Name: f.Name, Labels: f.Labels})
+		if err != nil {
+			t.Fatalf("docker volume create %s: %v", f.Name, err)
+		}
+		id = v.Name
+	case platformtest.KindSandbox:
+		c, err := o.api.ContainerCreate(ctx, &container.Config{Image: f.SourceID, Labels: f.Labels}, nil, nil, nil, f.Name)
+		if err != nil {
+			t.Fatalf("docker create %s: %v", f.Name, err)
+		}
+		if err := o.api.ContainerStart(ctx, c.ID, container.StartOptions{}); err != nil {
+			t.Fatalf("docker start %s: %v", c.ID, err)
+		}
+		id = c.ID
+	case platformtest.KindSnapshot:
+		r, err := o.api.ContainerCommit(ctx, f.SourceID, container.CommitOptions{Config: &container.Config{Labels: f.Labels}})
+		if err != nil {
+			t.Fatalf("docker commit %s: %v", f.SourceID, err)
+		}
+		id = r.ID
+	default:
+		t.Fatalf("docker kit: cannot make a %s by hand", f.Kind)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.made[id] = f.Kind
+	return id
+}
+
+func (o *kitOOB) madeByHand() map[string]string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return maps.Clone(o.made)
 }
 
 var _ platformtest.OutOfBand = (*kitOOB)(nil)

@@ -46,7 +46,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		},
 		Env:        []string{"E2B_API_KEY=" + kitKey, "E2B_API_URL=" + fake.URL()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// E2B sizes boxes by their template and reports every template's
 		// size (its defaults included), so an imported template has one:
 		// the configuration states it, as an E2B user would.
@@ -254,4 +254,19 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 		}
 	}
 	return "", false
+}
+
+// Make makes a volume through E2B's API with a plain request, as another
+// client would: E2B volumes carry no labels. Sandboxes and snapshots made
+// by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("e2b kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	var out struct {
+		VolumeID string `json:"volumeID"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+"/volumes", http.Header{"X-Api-Key": {kitKey}}, map[string]string{"name": f.Name}, &out)
+	return out.VolumeID
 }

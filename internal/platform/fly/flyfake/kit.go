@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 )
@@ -54,7 +55,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		},
 		Env:        []string{"FLY_API_TOKEN=" + kitToken, "FLY_APP=" + kitApp, kitAPIURLEnv + "=" + fake.URL()},
 		Definition: platformtest.ReadingEnv(k.def, map[string]string{"api_url": kitAPIURLEnv}),
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// A Fly template is a record of an image reference (Fly has no
 		// template or build API): no dockerfile, commands or sizes.
 		TemplateConfig: func(name string) string {
@@ -290,4 +291,20 @@ func (o *kitOOB) volumeFile(volumeID, rel string, depth int) (string, bool) {
 		return o.volumeFile(s.VolumeID, rel, depth+1)
 	}
 	return "", false
+}
+
+// Make makes a volume through the Machines API with a plain request, as
+// flyctl would (1 GB, in the fake's default region): Fly volumes carry no
+// labels. Machines and snapshots made by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("fly kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/volumes", http.Header{"Authorization": {"Bearer " + kitToken}},
+		map[string]any{"name": f.Name, "size_gb": 1, "region": "iad"}, &out)
+	return out.ID
 }

@@ -13,6 +13,7 @@ import (
 	modalsdk "github.com/modal-labs/modal-client/go"
 	"google.golang.org/grpc/codes"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 )
@@ -83,7 +84,7 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		// configured from the environment looks in the default app.
 		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret()},
 		Definition: k.def,
-		Hooks:      platformtest.Sleepless(),
+		Hooks:      acctest.NoWaitHooks(),
 		// The provider judges retention deadlines on the workspace's
 		// clock, so a test that moves it (ws.Advance) moves the
 		// provider's too.
@@ -359,4 +360,16 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 		}
 	}
 	return "", false
+}
+
+// Make makes a volume as another client would (a Modal volume's id in
+// state is its name); Modal volumes carry no labels. Sandboxes and
+// snapshots made by hand are not modelled here yet.
+func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
+	t.Helper()
+	if f.Kind != platformtest.KindVolume {
+		t.Fatalf("modal kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	}
+	o.ws.CreateVolume(f.Name)
+	return f.Name
 }

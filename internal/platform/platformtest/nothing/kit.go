@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 )
@@ -35,7 +36,7 @@ func (kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Insta
 		Env:          []string{TokenEnv + "=" + kitToken},
 		Definition:   Definition(),
 		TestOnly:     true,
-		Hooks:        platformtest.Sleepless(),
+		Hooks:        acctest.NoWaitHooks(),
 		Capabilities: plat.Capabilities(),
 		OutOfBand:    outOfBand{},
 		Objects:      func(*testing.T) []platformtest.Object { return nil },
