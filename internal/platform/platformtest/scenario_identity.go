@@ -71,10 +71,21 @@ func identityConfig(r run, ch identityChange, updated bool) string {
   template_id = sbx_template.t.id
   labels      = %s
 %s
+%s
 }
-`, r.name, hclMap(boxLabels), state)
+`, r.name, hclMap(boxLabels), state, identityTimeout(r.h.Capabilities))
 	return r.config(r.template(), vol, box, r.snapshotOf("snap", identitySnapshotSource(r.h.Capabilities),
 		r.snapshotLabels(fmt.Sprintf("suite = %q", r.name))))
+}
+
+// identityTimeout is the box's timeout where the platform ends a box at its
+// deadline and changes it in place (E2B's default is five minutes, less
+// than the scenario's many imports take on a loaded machine): an hour.
+func identityTimeout(c platform.Capabilities) string {
+	if c.EnforcesDeadlines && c.InPlace(platform.AttrSandboxTimeout) && !c.Attribute(platform.AttrSandboxTimeout).Unreported {
+		return "  timeout     = \"1h0m0s\""
+	}
+	return ""
 }
 
 // identitySnapshotSource is what the scenario snapshots: the box where the
@@ -149,7 +160,8 @@ func testIdentity(t *testing.T, in *Instance, f Factories) {
 				ResourceName:            addr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: importIgnore(in, typ),
+				// A box's timeout is read back as what is left of it.
+				ImportStateVerifyIgnore: importIgnore(in, typ, "timeout"),
 			},
 		)
 	}
