@@ -156,10 +156,10 @@ func testIdentity(t *testing.T, in *Instance, f Factories) {
 				}},
 			},
 			resource.TestStep{
-				Config:                  cfg,
-				ResourceName:            addr,
-				ImportState:             true,
-				ImportStateVerify:       true,
+				Config:            cfg,
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
 				// A box's timeout is read back as what is left of it.
 				ImportStateVerifyIgnore: importIgnore(in, typ, "timeout"),
 			},
