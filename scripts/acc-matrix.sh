@@ -9,15 +9,17 @@
 # Each install.sh unpacks its CLI into a cache directory (checking its
 # SHA-256), then the acceptance packages run on it with TF_ACC=1 and
 # TF_ACC_TERRAFORM_PATH naming it. The acceptance packages are the ones
-# whose tests drive the CLI against the provider: internal/provider and the
-# fake platforms' *acc packages (which of them run on each CLI: below). The fault matrix, the crash test and the
-# bad-input table are CLI-agnostic robustness suites and run on 1.11.4 only
-# (make test); internal/platform/docker drives no CLI.
+# whose tests drive the CLI against the provider: internal/provider, the
+# conformance suite (internal/conformance) and the fake platforms' *acc
+# packages (which of them run on each CLI: below). The fault matrix, the
+# crash test and the bad-input table are CLI-agnostic robustness suites and
+# run on 1.11.4 only (make test); internal/platform/docker drives no CLI.
 #
-# On Terraform, a second go test in the same pass runs, of the fake
-# platforms' packages the pass does not run whole, only their tests of the
-# newer CLI's features (identity, list resources, actions: cli_run below),
-# appending to the same log.
+# Each pass also runs internal/conformance's tests of the newer CLI's
+# features over the whole registry of platforms under test:
+# TestAccConformanceCLI (identity, list resources, actions, env_wo on every
+# platform) and TestAccConformanceEnvWOTrace (env_wo with the trace logs on),
+# cli_run below, appending to the same log.
 #
 # A test of a feature a CLI lacks is skipped by the test itself: by version
 # (tfversion.SkipBelow) or, for OpenTofu, by name (acctest.SkipOnOpenTofu,
@@ -33,8 +35,8 @@
 #   ACC_MATRIX_PKGS     the packages on Terraform (default: see below; "all": every
 #                       acceptance package, on both CLIs)
 #   ACC_MATRIX_TOFU_PKGS  the packages on OpenTofu (default: see below)
-#   ACC_MATRIX_CLI_RUN  the go test -run pattern of the second, filtered run on Terraform
-#                       (default: see below; empty: no filtered run)
+#   ACC_MATRIX_CLI_RUN  the go test -run pattern of internal/conformance's run over the
+#                       registry on every CLI (default: see below; empty: none)
 #   ACC_MATRIX_CONFORMANCE  the -run pattern of internal/conformance on every CLI, where
 #                       the pass does not run that package whole (default: Docker's,
 #                       see below; empty: none)
@@ -52,36 +54,30 @@ clis=${ACC_MATRIX_CLIS:-terraform-1.15.9 opentofu-1.12.6}
 # By default the passes run internal/provider: every resource, data source,
 # list resource and action on Docker (apply, empty plan, import by id and
 # by identity, out-of-band pause and deletion, env_wo, destroy) and the
-# in-process platforms; Terraform 1.15.9 also runs each fake platform's
-# tests of the newer CLI's features (below). What differs between CLIs is
-# the CLI's side of the protocol, which these cover; the rest of the fake
-# platforms' packages tests platform behaviour, the same on every CLI, and
-# runs on 1.11.4 (make test). The E2B fake's package whole on 1.15.9 took
-# CI on a cold build cache to 29.8 of its 30 minutes on two CPUs
+# in-process platforms; each also runs the conformance suite's scenarios of
+# the newer CLI's features on every platform (below). What differs between
+# CLIs is the CLI's side of the protocol, which these cover; the rest of the
+# fake platforms' packages tests platform behaviour, the same on every CLI,
+# and runs on 1.11.4 (make test). The E2B fake's package whole on 1.15.9
+# took CI on a cold build cache to 29.8 of its 30 minutes on two CPUs
 # (measured), every package on both CLIs further still: ACC_MATRIX_PKGS
 # names more packages, "all" every acceptance package on both.
 all_pkgs="./internal/provider/ ./internal/conformance/ ./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
 pkgs=${ACC_MATRIX_PKGS:-./internal/provider/}
 tofu_pkgs=${ACC_MATRIX_TOFU_PKGS:-./internal/provider/}
 if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
-# Each fake platform has its own tests of the newer CLI's features, on the
-# platform's own capabilities: TestAcc<Platform>Identity (identity, import
-# by identity), TestAcc<Platform>List (terraform query),
-# TestAcc<Platform>SandboxSnapshotAction and TestAcc<Platform>SandboxExecAction
-# (the actions, or their refusal at plan) and, where the platform has them,
-# TestAcc<Platform>Sandbox_envWO* (write-only env). The Terraform pass runs
-# just those of the packages it does not run whole (all four by default,
-# none with ACC_MATRIX_PKGS=all); `go test -list` shows what the pattern
-# selects. OpenTofu has no list resources or actions, and identity and
-# write-only attributes are the same protocol internal/provider covers: no
-# filtered run there.
-cli_feature_pkgs="./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
-cli_run=${ACC_MATRIX_CLI_RUN-'^TestAcc(E2B|Daytona|Fly|Modal)(Identity|List|SandboxSnapshotAction|SandboxExecAction|Sandbox_envWO)'}
-# The conformance suite runs every platform of the registry
-# (internal/conformance); each pass runs it on Docker, as it ran inside
-# internal/provider before the suite moved there: the fakes' scenarios are
-# platform behaviour, the same on every CLI (make test runs them).
+# The newer CLI's features (identity, import by identity, terraform query,
+# the actions or their refusal at plan, write-only env) are conformance
+# scenarios (platformtest.CLIScenarios), driven by each platform's attribute
+# table: one test runs them on every platform of the registry, so a new
+# platform joins the matrix with its kit. Each scenario skips below the
+# Terraform version it needs, and on OpenTofu where OpenTofu lacks the
+# feature (list resources, actions), saying so. The conformance suite's
+# other scenarios are platform behaviour, the same on every CLI: each pass
+# runs them on Docker, as they ran inside internal/provider before the
+# suite moved (make test runs them on every platform).
 conformance_pkg=./internal/conformance/
+cli_run=${ACC_MATRIX_CLI_RUN-'^TestAccConformance(CLI|EnvWOTrace)$'}
 conformance_run=${ACC_MATRIX_CONFORMANCE-'^TestAccConformance$/^docker$'}
 parallel=${ACC_MATRIX_PARALLEL:-1}
 timeout=${TEST_TIMEOUT:-25m}
@@ -118,43 +114,33 @@ install() {
 # $logs/NAME.rc (go test's exit status: the first failing run's, on
 # Terraform where two run) and $logs/NAME.wall (seconds).
 pass() {
-  local name=$1 bin=$2 start rc=0 filtered_rc=0 conformance_rc=0 p
-  local -a env=(TF_ACC=1 "TF_ACC_TERRAFORM_PATH=$bin") filtered=()
+  local name=$1 bin=$2 start rc=0 conformance_rc=0
+  local -a env=(TF_ACC=1 "TF_ACC_TERRAFORM_PATH=$bin")
   # OpenTofu resolves a provider source without a host ("hashicorp/sbx", or
   # none at all) to registry.opentofu.org: the in-process provider must be
   # served under that address, not plugin-testing's registry.terraform.io.
   local run_pkgs=$pkgs
   case "$name" in opentofu-*) env+=(TF_ACC_PROVIDER_HOST=registry.opentofu.org); run_pkgs=$tofu_pkgs ;; esac
-  # On Terraform, the CLI-feature tests of the packages not run whole.
-  case "$name" in
-    terraform-*)
-      if [ -n "$cli_run" ]; then
-        for p in $cli_feature_pkgs; do
-          case " $run_pkgs " in *" $p "*) ;; *) filtered+=("$p") ;; esac
-        done
-      fi
-      ;;
-  esac
+  # Where the pass does not run internal/conformance whole: its Docker
+  # conformance and its one test of the newer CLI's features, over the
+  # registry.
   local conformance=""
   case " $run_pkgs " in *" $conformance_pkg "*) ;; *) conformance=$conformance_run ;; esac
   echo "$run_pkgs" >"$logs/$name.pkgs"
-  if [ -n "$conformance" ]; then
-    echo "  and -run '$conformance' of $conformance_pkg" >>"$logs/$name.pkgs"
-  fi
-  if [ ${#filtered[@]} -gt 0 ]; then
-    echo "  and -run '$cli_run' of ${filtered[*]}" >>"$logs/$name.pkgs"
-  fi
+  local run
+  for run in "$conformance" "$cli_run"; do
+    if [ -n "$run" ]; then echo "  and -run '$run' of $conformance_pkg" >>"$logs/$name.pkgs"; fi
+  done
   start=$(date +%s)
   # shellcheck disable=SC2086 # run_pkgs is a list
   env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 $run_pkgs >"$logs/$name.log" 2>&1 || rc=$?
-  # Appended to the same log, so the summary counts both runs.
-  if [ ${#filtered[@]} -gt 0 ]; then
-    env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 -run "$cli_run" "${filtered[@]}" >>"$logs/$name.log" 2>&1 || filtered_rc=$?
-  fi
-  if [ -n "$conformance" ]; then
-    env "${env[@]}" go test -count=1 -v -timeout "$timeout" -run "$conformance" "$conformance_pkg" >>"$logs/$name.log" 2>&1 || conformance_rc=$?
-  fi
-  if [ "$rc" = 0 ]; then rc=$filtered_rc; fi
+  # Appended to the same log, so the summary counts every run. (Two runs:
+  # go test splits a -run pattern at its slashes before its alternatives.)
+  for run in "$conformance" "$cli_run"; do
+    if [ -n "$run" ]; then
+      env "${env[@]}" go test -count=1 -v -timeout "$timeout" -run "$run" "$conformance_pkg" >>"$logs/$name.log" 2>&1 || conformance_rc=$?
+    fi
+  done
   if [ "$rc" = 0 ]; then rc=$conformance_rc; fi
   echo "$rc" >"$logs/$name.rc"
   echo $(($(date +%s) - start)) >"$logs/$name.wall"
@@ -202,7 +188,7 @@ for cli in $clis; do
 done
 
 echo "==> go test on ${names[*]} ($([ "$parallel" = 1 ] && echo "at the same time" || echo "one after the other")): $pkgs (OpenTofu: $tofu_pkgs)"
-[ -z "$cli_run" ] || echo "    then on Terraform: -run '$cli_run' of whichever of $cli_feature_pkgs it does not run whole"
+[ -z "$cli_run" ] || echo "    and on every CLI: -run '$cli_run' of $conformance_pkg (every platform of the registry)"
 echo "    load: $(uptime | sed 's/.*load average/load average/'), $(nproc) CPUs"
 pids=()
 for cli in "${names[@]}"; do

@@ -22,6 +22,7 @@ func TestAccConformance(t *testing.T) {
 			t.Parallel()
 			in := platformtest.Start(t, e.Kit, platformtest.KitOptions{})
 			platformtest.Run(t, in, conformance.Factories(in))
+			runIsolated(t, e.Kit, platformtest.IsolatedScenarios())
 		})
 	}
 }

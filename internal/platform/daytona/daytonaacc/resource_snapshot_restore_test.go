@@ -83,67 +83,6 @@ func dtnRestoredFrom(fake *daytonafake.Server) resource.TestCheckFunc {
 	}
 }
 
-// A filesystem snapshot (include_memory left out) of a running box, and a
-// new box restored from it. Daytona snapshots a container's files whether
-// it runs or not: the source box is never stopped, it is running after
-// the snapshot with the same id, and the next plan is empty. An import reads the snapshot
-// back (Daytona does not name a snapshot's source box: sandbox_id is not
-// verified).
-func TestAccDaytonaSnapshotFilesystemRestore(t *testing.T) {
-	acctest.RequireTerraform(t)
-	fake, cfg := dtnAccFake(t, daytonafake.Options{})
-	base := cfg + dtnTemplateHCL("snap-fs-tpl") + dtnSourceBox("sbx_template.t.id")
-	var id string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: dtnAccFactories,
-		CheckDestroy:             dtnFakeHoldsNothing(fake),
-		Steps: []resource.TestStep{
-			{
-				Config: base,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					acctest.CaptureAttr("sbx_sandbox.b", "id", &id),
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
-				),
-			},
-			{
-				Config:           base + dtnSnapshotAndRestore(""),
-				ConfigPlanChecks: dtnEmptyAfterApply,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					dtnSameID("sbx_sandbox.b", &id),
-					resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "running"),
-					resource.TestCheckResourceAttr("sbx_sandbox.b", "state", "running"),
-					resource.TestCheckResourceAttr("sbx_snapshot.s", "include_memory", "false"),
-					resource.TestCheckResourceAttr("sbx_snapshot.s", "kind", "filesystem"),
-					resource.TestCheckResourceAttrPair("sbx_snapshot.s", "sandbox_id", "sbx_sandbox.b", "id"),
-					resource.TestCheckResourceAttrPair("sbx_sandbox.r", "from_snapshot_id", "sbx_snapshot.s", "id"),
-					resource.TestCheckResourceAttr("sbx_sandbox.r", "status", "running"),
-					dtnBoxState(fake, "sbx_sandbox.r", "started"),
-					dtnRestoredFrom(fake),
-					dtnBoxCount(fake, 2),
-					func(*terraform.State) error {
-						if n := fake.Requests("POST /sandbox/{sandboxIdOrName}/stop"); n != 0 {
-							return fmt.Errorf("the running container was stopped %d times for a snapshot Daytona takes of it running", n)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				ResourceName:            "sbx_snapshot.s",
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts", "sandbox_id"},
-			},
-			{
-				ResourceName:            "sbx_sandbox.r",
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts", "status_since"},
-			},
-		},
-	})
-}
-
 // A memory snapshot (include_memory = true) of a running box of a
 // Windows-class template (seeded on the fake, as Daytona seeds its Windows
 // snapshots: the only class Daytona takes memory snapshots of; the box names

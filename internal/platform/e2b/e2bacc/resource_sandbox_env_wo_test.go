@@ -16,7 +16,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
@@ -77,45 +76,6 @@ func e2bEnvWOCheck(fake *e2bfake.Server, id *string, replaced bool, want map[str
 				slices.Sorted(maps.Keys(v.EnvVars)), slices.Sorted(maps.Keys(want)))
 		}
 		return nil
-	}
-}
-
-// TestAccE2BSandbox_envWO: env_wo reaches the E2B box with env (envVars of
-// the create), and its value is in no state, plan, saved plan or trace
-// line. A new env_wo_version replaces the box (the sandbox.env_wo_version
-// row: E2B sets envVars at create only), which gets the new value; the plan
-// is empty after.
-func TestAccE2BSandbox_envWO(t *testing.T) {
-	acctest.RequireTerraform(t)
-	fake, cfg := e2bAccFake(t, e2bfake.Options{})
-	first, second := acctest.Secret(), acctest.Secret()
-	dirs := acctest.WorkingDirs(t)
-	logPath := acctest.TraceLog(t)
-	var id string
-	step := func(secret string, version int64, replaced bool) resource.TestStep {
-		plan, state, checks := acctest.EnvWOStep(e2bEnvWOAddr, dirs, version, []string{first, second},
-			e2bEnvWOCheck(fake, &id, replaced, map[string]string{"PLAIN": "x", "API_TOKEN": secret}))
-		return resource.TestStep{
-			Config: e2bEnvWOBox(cfg, fmt.Sprintf(`  env            = { PLAIN = "x" }
-  env_wo         = { API_TOKEN = var.token }
-  env_wo_version = %d`, version)),
-			ConfigVariables:   config.Variables{"token": config.StringVariable(secret)},
-			ConfigPlanChecks:  plan,
-			ConfigStateChecks: state,
-			Check:             checks,
-		}
-	}
-	bump := step(second, 2, true)
-	bump.ConfigPlanChecks.PreApply = append(bump.ConfigPlanChecks.PreApply,
-		plancheck.ExpectResourceAction(e2bEnvWOAddr, plancheck.ResourceActionReplace))
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		ProtoV6ProviderFactories: accFactories,
-		Steps:                    []resource.TestStep{step(first, 1, false), bump},
-	})
-	for _, secret := range []string{first, second} {
-		// The create's body is logged, API_TOKEN's value masked.
-		acctest.CheckTraceLog(t, logPath, secret, `REST request body`, `\"API_TOKEN\":\"***\"`)
 	}
 }
 
