@@ -1,7 +1,6 @@
 package platformtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -18,12 +17,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
-
-// lazyString is a configuration variable whose value is read when the step
-// writes it: an id recorded by an earlier step.
-type lazyString struct{ v *string }
-
-func (l lazyString) MarshalJSON() ([]byte, error) { return json.Marshal(*l.v) }
 
 // testList: the list resources find the objects of the identity
 // configuration through `terraform query`: the box by its labels and
@@ -156,7 +149,7 @@ list "sbx_template" "t" {
 		},
 		{
 			Query:             true,
-			ConfigVariables:   config.Variables{"source_id": lazyString{sourceID}},
+			ConfigVariables:   config.Variables{"source_id": acctest.LazyString{V: sourceID}},
 			Config:            q.String(),
 			QueryResultChecks: checks,
 		},

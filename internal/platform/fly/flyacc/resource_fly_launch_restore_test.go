@@ -172,7 +172,7 @@ func TestAccFlyVolumeRestoreWaitsForTheSnapshot(t *testing.T) {
 				),
 			},
 			{
-				ConfigVariables: config.Variables{"snapshot_id": flyLazyString{snapRef}},
+				ConfigVariables: config.Variables{"snapshot_id": acctest.LazyString{V: snapRef}},
 				Config: cfg + src + `
 variable "snapshot_id" {
   type = string
