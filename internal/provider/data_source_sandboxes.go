@@ -26,10 +26,6 @@ type sandboxesDataSource struct {
 	retention retentionSettings
 }
 
-// NewSandboxesDataSource returns the sbx_sandboxes data source, documented
-// for the registered platforms.
-func NewSandboxesDataSource() datasource.DataSource { return newSandboxesDataSource(nil) }
-
 // newSandboxesDataSource returns the sbx_sandboxes data source of a provider
 // offering defs.
 func newSandboxesDataSource(defs []platform.Definition) datasource.DataSource {

@@ -28,10 +28,6 @@ type snapshotDataSource struct {
 	retention retentionSettings
 }
 
-// NewSnapshotDataSource returns the sbx_snapshot data source, documented for
-// the registered platforms.
-func NewSnapshotDataSource() datasource.DataSource { return newSnapshotDataSource(nil) }
-
 // newSnapshotDataSource returns the sbx_snapshot data source of a provider
 // offering defs.
 func newSnapshotDataSource(defs []platform.Definition) datasource.DataSource {

@@ -23,10 +23,6 @@ type snapshotsDataSource struct {
 	retention retentionSettings
 }
 
-// NewSnapshotsDataSource returns the sbx_snapshots data source, documented
-// for the registered platforms.
-func NewSnapshotsDataSource() datasource.DataSource { return newSnapshotsDataSource(nil) }
-
 // newSnapshotsDataSource returns the sbx_snapshots data source of a provider
 // offering defs.
 func newSnapshotsDataSource(defs []platform.Definition) datasource.DataSource {

@@ -26,10 +26,6 @@ type volumeDataSource struct {
 	platform platform.Platform
 }
 
-// NewVolumeDataSource returns the sbx_volume data source, documented for the
-// registered platforms.
-func NewVolumeDataSource() datasource.DataSource { return newVolumeDataSource(nil) }
-
 // newVolumeDataSource returns the sbx_volume data source of a provider
 // offering defs.
 func newVolumeDataSource(defs []platform.Definition) datasource.DataSource {

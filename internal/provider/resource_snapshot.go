@@ -50,10 +50,6 @@ type snapshotResource struct {
 	boxes *boxStates
 }
 
-// NewSnapshotResource returns the sbx_snapshot resource, documented for the
-// registered platforms.
-func NewSnapshotResource() resource.Resource { return newSnapshotResource(nil) }
-
 // newSnapshotResource returns the sbx_snapshot resource of a provider
 // offering defs.
 func newSnapshotResource(defs []platform.Definition) resource.Resource {

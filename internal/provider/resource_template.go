@@ -54,10 +54,6 @@ type templateResource struct {
 	retention retentionSettings
 }
 
-// NewTemplateResource returns the sbx_template resource, documented for the
-// registered platforms.
-func NewTemplateResource() resource.Resource { return newTemplateResource(nil) }
-
 // newTemplateResource returns the sbx_template resource of a provider
 // offering defs.
 func newTemplateResource(defs []platform.Definition) resource.Resource {
