@@ -175,7 +175,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if inv == nil {
 		return fail(stderr, "%s cannot list the objects the provider made there", plat.Name())
 	}
-	list, err := inv.ListManaged(ctx)
+	list, err := listTwice(ctx, inv)
 	if err != nil {
 		return fail(stderr, "listing what the provider made on %s: %v", plat.Name(), err)
 	}
