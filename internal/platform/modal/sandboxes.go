@@ -260,13 +260,8 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 		CreatedAt:       unixTag(tags, tagCreated),
 	}
 	sb.StartedAt = sb.CreatedAt
-	if secs, err := strconv.ParseInt(tags[tagTimeout], 10, 64); err == nil && secs > 0 {
-		// The box's timeout as recorded at its create, which an import
-		// reads back (the SDK reports none).
-		sb.Lifecycle.Timeout = time.Duration(secs) * time.Second
-		if !sb.CreatedAt.IsZero() {
-			sb.ExpiresAt = sb.CreatedAt.Add(sb.Lifecycle.Timeout)
-		}
+	if secs, err := strconv.ParseInt(tags[tagTimeout], 10, 64); err == nil && secs > 0 && !sb.CreatedAt.IsZero() {
+		sb.ExpiresAt = sb.CreatedAt.Add(time.Duration(secs) * time.Second)
 	}
 	return sb
 }

@@ -214,26 +214,3 @@ func TestMissingCredentials(t *testing.T) {
 		t.Fatalf("error = %v, want missing credentials", err)
 	}
 }
-
-// A box's timeout is read back from its record, so an import has it
-// (the SDK reports none); a box made without one records the SDK's 300 s.
-func TestSandboxTimeoutReadFromRecord(t *testing.T) {
-	f := newFixture(t, false)
-	tpl := f.template(t)
-	for _, tc := range []struct {
-		name string
-		set  time.Duration
-		want time.Duration
-	}{
-		{"set", time.Hour, time.Hour},
-		{"default", 0, defaultSandboxTimeout},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			sb := f.box(t, platform.SandboxSpec{TemplateID: tpl, Lifecycle: platform.Lifecycle{Timeout: tc.set}})
-			got, err := f.p.Sandboxes().Get(f.ctx, sb.ID)
-			if err != nil || got.Lifecycle.Timeout != tc.want {
-				t.Fatalf("Get = %+v, %v; want a timeout of %s", got, err, tc.want)
-			}
-		})
-	}
-}
