@@ -78,9 +78,8 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			"Modal's SDK finds its server only through the process's environment")
 	}
 	ws := srv.NewWorkspace(t)
-	if opts.Pace.IsInstant() { // the slow pace is the workspace's default
-		ws.Instant()
-	}
+	// The Modal fake has no slow path yet: it settles every object at
+	// once, whatever opts.Pace asks.
 	plat := platformtest.Configure(t, k.def, map[string]string{"token_id": ws.TokenID(), "token_secret": ws.TokenSecret(), "app": kitApp})
 	return &platformtest.Instance{
 		Name:  k.def.Name,
