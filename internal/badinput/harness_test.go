@@ -62,7 +62,7 @@ func owner(t *testing.T) string {
 
 // block is the provider block: the owner, extra lines beside the
 // platform's own block, then that block.
-func (tg *target) block(extra ...string) string { return tg.ProviderBlock(extra...) }
+func (tg *target) block() string { return tg.ProviderBlock() }
 
 // providerBlock is a provider "sbx" block holding lines and the platform
 // block pb (empty: none, Docker by default).

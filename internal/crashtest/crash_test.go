@@ -235,7 +235,12 @@ func kindOf(resourceType string) string {
 }
 
 // untrackedObjects are the objects the platform holds that no state
-// resource records.
+// resource records, but templates that carry none of the provider's marks
+// (Modal Images: Modal keeps no labels on an image). Nothing tells such an
+// image of this run from another's, no message can name it and the
+// orphans command cannot list it, so the recovery cannot be held to it: an
+// apply after a lost state builds the template again and leaves the
+// earlier image unused.
 func untrackedObjects(objects []platformtest.Object, st []stateResource) []platformtest.Object {
 	held := map[string]bool{}
 	for _, r := range st {
@@ -245,6 +250,9 @@ func untrackedObjects(objects []platformtest.Object, st []stateResource) []platf
 	}
 	var out []platformtest.Object
 	for _, o := range objects {
+		if o.Kind == platformtest.KindTemplate && !labelled(o) {
+			continue
+		}
 		if !held[o.Kind+" "+o.ID] {
 			out = append(out, o)
 		}

@@ -48,22 +48,8 @@ func (s *site) template() string {
 	return "resource \"sbx_template\" \"t\" {\n" + s.TemplateConfig(s.Owner) + "}\n"
 }
 
-// objects are the run's live objects on the platform, but templates that
-// carry none of the provider's marks (Modal Images: Modal keeps no labels
-// on an image). Nothing tells such an image of this run from another's,
-// no message can name it and the orphans command cannot list it, so the
-// test cannot hold the recovery to it: an apply after a lost state
-// builds the template again and leaves the earlier image unused.
-func (s *site) objects(t *testing.T) []platformtest.Object {
-	var out []platformtest.Object
-	for _, o := range s.Objects(t) {
-		if o.Kind == platformtest.KindTemplate && !labelled(o) {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
-}
+// objects are the run's live objects on the platform.
+func (s *site) objects(t *testing.T) []platformtest.Object { return s.Objects(t) }
 
 // labelled says the object carries the provider's marks (its owner), so
 // the orphans command can check it; the others it reports as unchecked.

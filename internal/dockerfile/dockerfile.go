@@ -350,8 +350,8 @@ func isJSONArray(args string) (bool, error) {
 		return false, nil
 	}
 	var elems []any
-	if json.Unmarshal([]byte(args), &elems) != nil {
-		return false, nil
+	if err := json.Unmarshal([]byte(args), &elems); err != nil {
+		return false, nil //nolint:nilerr // no JSON array: the shell form, as BuildKit reads it
 	}
 	for _, e := range elems {
 		if _, ok := e.(string); !ok {

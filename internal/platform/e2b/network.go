@@ -145,7 +145,7 @@ func isHostPattern(s string) bool {
 			return false
 		}
 		for _, r := range l {
-			if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			if r != '-' && (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
 				return false
 			}
 		}

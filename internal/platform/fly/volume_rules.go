@@ -45,7 +45,7 @@ func (r volumeRules) CheckVolume(ctx context.Context, spec platform.VolumeSpec) 
 func flyVolumeName(name string) string {
 	b := []rune(name)
 	for i, c := range b {
-		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		if c != '_' && (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
 			b[i] = '_'
 		}
 	}

@@ -26,7 +26,7 @@ func TestCheckCredentials(t *testing.T) {
 	inactive := write("inactive.toml", "[work]\ntoken_id = \"ak-1\"\ntoken_secret = \"as-1\"\n")
 	empty := write("empty.toml", "[work]\nactive = true\nenvironment = \"main\"\n")
 	broken := write("broken.toml", "[work\ntoken_secret = \"as-secret-value\"\n")
-	home := func() (string, error) { return dir, nil } // no .modal.toml there
+	home := func() (string, error) { return dir, nil } //nolint:unparam // os.UserHomeDir's signature; no .modal.toml there
 	for _, tc := range []struct {
 		name     string
 		settings map[string]string

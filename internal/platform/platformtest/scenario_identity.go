@@ -240,7 +240,7 @@ func (c importRecordsOnlyCheck) CheckPlan(_ context.Context, req plancheck.Check
 			continue
 		}
 		a := rc.Change.Actions
-		if !a.NoOp() && !a.Update() && !(c.rebuild && a.Replace()) {
+		if !a.NoOp() && !a.Update() && (!c.rebuild || !a.Replace()) {
 			resp.Error = fmt.Errorf("importing %s plans %v, want no change or an in-place record of what the platform does not report", c.addr, a)
 			return
 		}

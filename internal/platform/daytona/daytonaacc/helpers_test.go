@@ -189,9 +189,10 @@ func dtnBox(s *terraform.State, fake *daytonafake.Server, addr string) (daytonaf
 	return v, nil
 }
 
-// dtnBoxState checks the fake's state of the box at addr (Daytona's word:
-// started, stopped, archived...).
-func dtnBoxState(fake *daytonafake.Server, addr, want string) resource.TestCheckFunc {
+// dtnBoxState checks the fake's state of the tests' box, sbx_sandbox.b
+// (Daytona's word: started, stopped, archived...).
+func dtnBoxState(fake *daytonafake.Server, want string) resource.TestCheckFunc {
+	const addr = "sbx_sandbox.b"
 	return func(s *terraform.State) error {
 		v, err := dtnBox(s, fake, addr)
 		if err != nil {

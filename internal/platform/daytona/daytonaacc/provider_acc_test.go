@@ -146,7 +146,7 @@ func dtnLostCreate(t *testing.T, name string, drop daytonafake.Fault) *daytonafa
 				Check: resource.ComposeAggregateTestCheckFunc(
 					dtnStateHoldsTheBox(fake),
 					resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "running"),
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 				),
 			},
 			{

@@ -40,7 +40,7 @@ func dtnOOBSteps(fake *daytonafake.Server, config, status, fakeState string, act
 				acctest.CaptureAttr("sbx_sandbox.b", "id", &id),
 				resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "running"),
 				resource.TestCheckResourceAttr("sbx_sandbox.b", "platform", "daytona"),
-				dtnBoxState(fake, "sbx_sandbox.b", "started"),
+				dtnBoxState(fake, "started"),
 				dtnBoxCount(fake, 1),
 			),
 		},
@@ -56,7 +56,7 @@ func dtnOOBSteps(fake *daytonafake.Server, config, status, fakeState string, act
 				// archived box counts as stopped), so the plan moves it
 				// back to the configured running
 				resource.TestCheckResourceAttr("sbx_sandbox.b", "state", "stopped"),
-				dtnBoxState(fake, "sbx_sandbox.b", fakeState),
+				dtnBoxState(fake, fakeState),
 			),
 		},
 		{
@@ -66,7 +66,7 @@ func dtnOOBSteps(fake *daytonafake.Server, config, status, fakeState string, act
 			Check: resource.ComposeAggregateTestCheckFunc(
 				dtnSameID("sbx_sandbox.b", &id),
 				resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "running"),
-				dtnBoxState(fake, "sbx_sandbox.b", "started"),
+				dtnBoxState(fake, "started"),
 				dtnBoxCount(fake, 1),
 			),
 		},
@@ -130,7 +130,7 @@ func TestAccDaytonaSandboxAutoArchivedStartsInPlace(t *testing.T) {
 				ConfigPlanChecks: dtnEmptyAfterApply,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acctest.CaptureAttr("sbx_sandbox.b", "id", &id),
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 				),
 			},
 			{
@@ -141,7 +141,7 @@ func TestAccDaytonaSandboxAutoArchivedStartsInPlace(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					dtnSameID("sbx_sandbox.b", &id),
 					resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "archived"),
-					dtnBoxState(fake, "sbx_sandbox.b", "archived"),
+					dtnBoxState(fake, "archived"),
 				),
 			},
 			{
@@ -150,7 +150,7 @@ func TestAccDaytonaSandboxAutoArchivedStartsInPlace(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					dtnSameID("sbx_sandbox.b", &id),
 					resource.TestCheckResourceAttr("sbx_sandbox.b", "status", "running"),
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 					dtnBoxCount(fake, 1),
 				),
 			},

@@ -76,7 +76,7 @@ func TestAccDaytonaSandboxVolumeSubpath(t *testing.T) {
 					resource.TestCheckResourceAttr("sbx_sandbox.b", "volume_mount.0.path", "/work"),
 					resource.TestCheckResourceAttrPair("sbx_sandbox.b", "volume_mount.0.volume_id", "sbx_volume.v", "id"),
 					dtnMountCheck(fake, "agent-1"),
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 				),
 			},
 			{

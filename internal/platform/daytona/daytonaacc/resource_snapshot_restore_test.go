@@ -105,7 +105,7 @@ func TestAccDaytonaSnapshotMemoryWindowsRestore(t *testing.T) {
 				Config: base,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acctest.CaptureAttr("sbx_sandbox.b", "id", &id),
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 				),
 			},
 			{
@@ -168,7 +168,7 @@ func TestAccDaytonaSnapshotMemoryContainerRefused(t *testing.T) {
 				Config:           base,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: dtnEmptyAfterApply.PostApplyPostRefresh},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 					func(*terraform.State) error {
 						if n := len(fake.Snapshots()); n != before {
 							return fmt.Errorf("the fake holds %d snapshots after the refused plan, want %d", n, before)
@@ -249,7 +249,7 @@ func TestAccDaytonaSnapshotMemoryContainerRefusedAtApply(t *testing.T) {
 				Config:           base,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: dtnEmptyAfterApply.PostApplyPostRefresh},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					dtnBoxState(fake, "sbx_sandbox.b", "started"),
+					dtnBoxState(fake, "started"),
 					dtnBoxCount(fake, 1),
 					func(*terraform.State) error {
 						for _, v := range fake.Snapshots() {

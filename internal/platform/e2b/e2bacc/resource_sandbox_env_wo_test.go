@@ -4,26 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 )
-
-const e2bEnvWOAddr = "sbx_sandbox.b"
 
 // e2bEnvWOBox is a template and one box on the E2B fake; body is what the
 // box sets besides its template and timeout. var.token is ephemeral.
@@ -45,38 +40,6 @@ resource "sbx_sandbox" "b" {
 %s
 }
 `, body)
-}
-
-// e2bEnvWOCheck checks the fake's one box: it was given exactly want
-// (compared, never printed), and it is *id when set (else *id is recorded),
-// or, with replaced, another box than *id (then *id becomes it).
-func e2bEnvWOCheck(fake *e2bfake.Server, id *string, replaced bool, want map[string]string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		got, err := acctest.ResourceID(s, e2bEnvWOAddr)
-		if err != nil {
-			return err
-		}
-		if n := len(fake.Sandboxes()); n != 1 {
-			return fmt.Errorf("the fake holds %d sandboxes, want 1", n)
-		}
-		switch {
-		case *id == "":
-		case replaced && got == *id:
-			return fmt.Errorf("sandbox %s was kept; a new env_wo_version replaces it on E2B", got)
-		case !replaced && got != *id:
-			return fmt.Errorf("sandbox %s, want %s: the box was replaced", got, *id)
-		}
-		*id = got
-		v, ok := fake.Sandbox(got)
-		if !ok {
-			return fmt.Errorf("the fake holds no sandbox %s", got)
-		}
-		if !maps.Equal(v.EnvVars, want) {
-			return fmt.Errorf("the box was given env variables %v, want %v (or other values)",
-				slices.Sorted(maps.Keys(v.EnvVars)), slices.Sorted(maps.Keys(want)))
-		}
-		return nil
-	}
 }
 
 // TestAccE2BSandbox_envWOPlanErrors: a variable in both env and env_wo,

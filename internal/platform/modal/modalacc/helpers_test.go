@@ -137,8 +137,9 @@ func modalLive(ws *modalfake.Workspace) []modalfake.SandboxView {
 	return live
 }
 
-// modalLiveCount checks how many sandboxes run on the fake.
-func modalLiveCount(ws *modalfake.Workspace, want int) resource.TestCheckFunc {
+// modalOneLive checks that exactly one sandbox runs on the fake.
+func modalOneLive(ws *modalfake.Workspace) resource.TestCheckFunc {
+	const want = 1
 	return func(*terraform.State) error {
 		if live := modalLive(ws); len(live) != want {
 			var ids []string

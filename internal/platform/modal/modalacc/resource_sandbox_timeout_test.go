@@ -118,7 +118,7 @@ func TestAccModalSandboxTimeoutRecreated(t *testing.T) {
 						}
 						return nil
 					},
-					modalLiveCount(ws, 1),
+					modalOneLive(ws),
 					resource.TestCheckResourceAttr("sbx_sandbox.s", "status", "running"),
 				),
 			},

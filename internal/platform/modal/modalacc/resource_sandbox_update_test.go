@@ -85,7 +85,7 @@ func modalLabelSteps(ws *modalfake.Workspace, providerConfig string, v2 bool) []
 					"team": "b", "owner": "ops", platform.LabelManaged: "true",
 				})),
 				modalSandboxIs(ws, "sbx_sandbox.s", modalNoTag("tier")),
-				modalLiveCount(ws, 1),
+				modalOneLive(ws),
 			),
 		},
 		modalImportStep("sbx_sandbox.s"),

@@ -40,23 +40,6 @@ resource "sbx_sandbox" "restored" {
 `, extra)
 }
 
-// modalRestoredFromImage checks that the fake's sandbox behind
-// sbx_sandbox.restored was started from the snapshot's Image.
-func modalRestoredFromImage(ws *modalfake.Workspace) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		snapID, err := acctest.ResourceID(s, "sbx_snapshot.snap")
-		if err != nil {
-			return err
-		}
-		return modalSandboxIs(ws, "sbx_sandbox.restored", func(sb modalfake.SandboxView) error {
-			if sb.ImageID != snapID || sb.RestoredFrom != "" {
-				return fmt.Errorf("started from image %q (restored from %q), want the snapshot's image %s", sb.ImageID, sb.RestoredFrom, snapID)
-			}
-			return nil
-		})(s)
-	}
-}
-
 // A memory snapshot (include_memory = true) of a sandbox made with
 // memory_snapshots = true, restored into a new sandbox: the fake's new
 // sandbox is restored from that memory snapshot. Taking a memory snapshot
@@ -127,7 +110,7 @@ func TestAccModalMemorySnapshotRestore(t *testing.T) {
 						}
 						return nil
 					}),
-					modalLiveCount(ws, 1),
+					modalOneLive(ws),
 				),
 			},
 			{
@@ -184,7 +167,7 @@ resource "sbx_snapshot" "snap" {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					modalSameID("sbx_sandbox.src", &srcID),
-					modalLiveCount(ws, 1),
+					modalOneLive(ws),
 				),
 			},
 		},
