@@ -197,7 +197,7 @@ func crashScenario(t *testing.T, tf, bin string, env []string, kit platformtest.
 		t.Fatalf("terraform destroy: exit %d:\n%s", code, out)
 	}
 	destroyed = true
-	if left := s.objects(t); len(left) > 0 {
+	if left := accountable(s.objects(t), nil); len(left) > 0 {
 		t.Errorf("after terraform destroy the platform still holds %d objects:\n%s", len(left), describe(left))
 	}
 }
@@ -234,13 +234,29 @@ func kindOf(resourceType string) string {
 	return ""
 }
 
-// untrackedObjects are the objects the platform holds that no state
-// resource records, but templates that carry none of the provider's marks
-// (Modal Images: Modal keeps no labels on an image). Nothing tells such an
-// image of this run from another's, no message can name it and the
-// orphans command cannot list it, so the recovery cannot be held to it: an
-// apply after a lost state builds the template again and leaves the
-// earlier image unused.
+// accountable are the objects the test holds the recovery to: all but the
+// templates that carry none of the provider's marks (Modal Images: Modal
+// keeps no labels on an image) and that no state records. Nothing tells
+// such an image of this run from another's, no message can name it and
+// the orphans command cannot list it: an apply after a lost state builds
+// the template again and leaves the earlier image unused.
+func accountable(objects []platformtest.Object, st []stateResource) []platformtest.Object {
+	held := map[string]bool{}
+	for _, r := range st {
+		held[r.ID] = true
+	}
+	var out []platformtest.Object
+	for _, o := range objects {
+		if o.Kind == platformtest.KindTemplate && !labelled(o) && !held[o.ID] {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// untrackedObjects are the accountable objects the platform holds that no
+// state resource records.
 func untrackedObjects(objects []platformtest.Object, st []stateResource) []platformtest.Object {
 	held := map[string]bool{}
 	for _, r := range st {
@@ -249,10 +265,7 @@ func untrackedObjects(objects []platformtest.Object, st []stateResource) []platf
 		}
 	}
 	var out []platformtest.Object
-	for _, o := range objects {
-		if o.Kind == platformtest.KindTemplate && !labelled(o) {
-			continue
-		}
+	for _, o := range accountable(objects, st) {
 		if !held[o.Kind+" "+o.ID] {
 			out = append(out, o)
 		}
@@ -508,6 +521,7 @@ func (w *workdir) orphanIDs(s *site, owner string, del bool) ([]string, int) {
 // whose object was made twice, none missing.
 func checkExactly(t *testing.T, s *site, st []stateResource, objects []platformtest.Object) {
 	t.Helper()
+	objects = accountable(objects, st)
 	if u := untrackedObjects(objects, st); len(u) > 0 {
 		t.Errorf("the platform holds objects no state records:\n%s", describe(u))
 	}
