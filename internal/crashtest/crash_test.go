@@ -235,11 +235,12 @@ func kindOf(resourceType string) string {
 }
 
 // accountable are the objects the test holds the recovery to: all but the
-// templates that carry none of the provider's marks (Modal Images: Modal
-// keeps no labels on an image) and that no state records. Nothing tells
-// such an image of this run from another's, no message can name it and
-// the orphans command cannot list it: an apply after a lost state builds
-// the template again and leaves the earlier image unused.
+// templates that carry neither the provider's marks nor a name (Modal
+// Images: Modal keeps no labels and no name on an image) and that no state
+// records. Nothing tells such an image of this run from another's, no
+// message can name it and the orphans command cannot list it: an apply
+// after a lost state builds the template again and leaves the earlier
+// image unused. A named template (E2B's) is named by the messages.
 func accountable(objects []platformtest.Object, st []stateResource) []platformtest.Object {
 	held := map[string]bool{}
 	for _, r := range st {
@@ -247,7 +248,7 @@ func accountable(objects []platformtest.Object, st []stateResource) []platformte
 	}
 	var out []platformtest.Object
 	for _, o := range objects {
-		if o.Kind == platformtest.KindTemplate && !labelled(o) && !held[o.ID] {
+		if o.Kind == platformtest.KindTemplate && !labelled(o) && o.Name == "" && !held[o.ID] {
 			continue
 		}
 		out = append(out, o)
