@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -139,8 +140,19 @@ func testIdentity(t *testing.T, in *Instance, f Factories) {
 			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	}
+	_, onTofu := acctest.IsOpenTofu()
 	for _, addr := range identityAddrs {
 		typ, _, _ := strings.Cut(addr, ".")
+		kind := resource.ImportBlockWithResourceIdentity
+		if onTofu && typ == "sbx_template" {
+			// The import of a built template may plan its rebuild (a
+			// replacement, where the platform keeps no build inputs), and
+			// OpenTofu plans no identity for an object it replaces: the
+			// identity comparison plugin-testing makes after an import by
+			// identity cannot hold there. The import by id takes the same
+			// lookup; the identity itself is checked after every apply.
+			kind = resource.ImportBlockWithID
+		}
 		steps = append(steps,
 			resource.TestStep{
 				// What the platform does not report an import takes from
@@ -149,7 +161,7 @@ func testIdentity(t *testing.T, in *Instance, f Factories) {
 				Config:             cfg,
 				ResourceName:       addr,
 				ImportState:        true,
-				ImportStateKind:    resource.ImportBlockWithResourceIdentity,
+				ImportStateKind:    kind,
 				ExpectNonEmptyPlan: true,
 				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
 					importRecordsOnly(addr, ids, importIgnore(in, typ), typ == "sbx_template"),
