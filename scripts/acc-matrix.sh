@@ -35,11 +35,13 @@
 #   ACC_MATRIX_PKGS     the packages on Terraform (default: see below; "all": every
 #                       acceptance package, on both CLIs)
 #   ACC_MATRIX_TOFU_PKGS  the packages on OpenTofu (default: see below)
+#   ACC_MATRIX_RUN      the go test -run pattern of those packages (default: internal/provider's
+#                       tests of the newer CLI's features, see below; empty, or "all" above: every test)
 #   ACC_MATRIX_CLI_RUN  the go test -run pattern of internal/conformance's run over the
 #                       registry on every CLI (default: see below; empty: none)
 #   ACC_MATRIX_CONFORMANCE  the -run pattern of internal/conformance on every CLI, where
-#                       the pass does not run that package whole (default: Docker's,
-#                       see below; empty: none)
+#                       the pass does not run that package whole (default: none;
+#                       '^TestAccConformance$/^docker$': Docker's whole suite)
 #   ACC_MATRIX_PARALLEL 0 runs the passes one after the other (default 1: at the same time,
 #                       see the note at the end of this file)
 #   ACC_MATRIX_LOGS     directory for each pass's full log (default: a temporary one)
@@ -51,21 +53,24 @@ cd "$root"
 tools=${SBX_SHARED_TOOLS:-$root/../shared/tools}
 cache=${SBX_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sbx-cli-matrix}
 clis=${ACC_MATRIX_CLIS:-terraform-1.15.9 opentofu-1.12.6}
-# By default the passes run internal/provider: every resource, data source,
-# list resource and action on Docker (apply, empty plan, import by id and
-# by identity, out-of-band pause and deletion, env_wo, destroy) and the
-# in-process platforms; each also runs the conformance suite's scenarios of
-# the newer CLI's features on every platform (below). What differs between
-# CLIs is the CLI's side of the protocol, which these cover; the rest of the
-# fake platforms' packages tests platform behaviour, the same on every CLI,
-# and runs on 1.11.4 (make test). The E2B fake's package whole on 1.15.9
-# took CI on a cold build cache to 29.8 of its 30 minutes on two CPUs
-# (measured), every package on both CLIs further still: ACC_MATRIX_PKGS
-# names more packages, "all" every acceptance package on both.
+# What differs between CLIs is the CLI's side of the protocol: the features
+# a newer CLI brings (identity, import by identity, list resources and
+# terraform query, actions, write-only attributes) and how each CLI plans
+# and applies them. By default each pass runs the tests of exactly that:
+# internal/provider's tests of those features on Docker (provider_run) and
+# the conformance suite's scenarios of them on every platform (cli_run,
+# below). The rest of the acceptance tests is platform behaviour, the same
+# on every CLI, and runs on 1.11.4 (make test). Running internal/provider
+# whole on both CLIs beside make test took CI to 64 minutes on two CPUs
+# (measured), and starved the Docker engine until it stopped answering
+# within 30 seconds: ACC_MATRIX_RUN= (empty) runs the named packages whole,
+# ACC_MATRIX_PKGS names more packages, "all" every acceptance package, whole,
+# on both CLIs.
 all_pkgs="./internal/provider/ ./internal/conformance/ ./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
 pkgs=${ACC_MATRIX_PKGS:-./internal/provider/}
 tofu_pkgs=${ACC_MATRIX_TOFU_PKGS:-./internal/provider/}
-if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
+provider_run=${ACC_MATRIX_RUN-'^(TestAccSandboxExecAction_docker|TestAccSandboxSnapshotAction_docker|TestAccListVolume_queryGenerateImport|TestAccSandbox_envWO)$'}
+if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs provider_run=""; fi
 # The newer CLI's features (identity, import by identity, terraform query,
 # the actions or their refusal at plan, write-only env) are conformance
 # scenarios (platformtest.CLIScenarios), driven by each platform's attribute
@@ -74,11 +79,11 @@ if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs; fi
 # Terraform version it needs, and on OpenTofu where OpenTofu lacks the
 # feature (list resources, actions), saying so. The conformance suite's
 # other scenarios are platform behaviour, the same on every CLI: each pass
-# runs them on Docker, as they ran inside internal/provider before the
-# suite moved (make test runs them on every platform).
+# runs them on 1.11.4 (make test, every platform); ACC_MATRIX_CONFORMANCE
+# runs them on the other CLIs too.
 conformance_pkg=./internal/conformance/
 cli_run=${ACC_MATRIX_CLI_RUN-'^TestAccConformance(CLI|EnvWOTrace)$'}
-conformance_run=${ACC_MATRIX_CONFORMANCE-'^TestAccConformance$/^docker$'}
+conformance_run=${ACC_MATRIX_CONFORMANCE-}
 parallel=${ACC_MATRIX_PARALLEL:-1}
 timeout=${TEST_TIMEOUT:-45m}
 logs=${ACC_MATRIX_LOGS:-$(mktemp -d)}
@@ -126,14 +131,16 @@ pass() {
   # registry.
   local conformance=""
   case " $run_pkgs " in *" $conformance_pkg "*) ;; *) conformance=$conformance_run ;; esac
-  echo "$run_pkgs" >"$logs/$name.pkgs"
+  echo "$run_pkgs${provider_run:+ -run '$provider_run'}" >"$logs/$name.pkgs"
   local run
   for run in "$conformance" "$cli_run"; do
     if [ -n "$run" ]; then echo "  and -run '$run' of $conformance_pkg" >>"$logs/$name.pkgs"; fi
   done
   start=$(date +%s)
   # shellcheck disable=SC2086 # run_pkgs is a list
-  env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 $run_pkgs >"$logs/$name.log" 2>&1 || rc=$?
+  local -a run_flag=()
+  if [ -n "$provider_run" ]; then run_flag=(-run "$provider_run"); fi
+  env "${env[@]}" go test -count=1 -v -timeout "$timeout" -p 2 "${run_flag[@]}" $run_pkgs >"$logs/$name.log" 2>&1 || rc=$?
   # Appended to the same log, so the summary counts every run. (Two runs:
   # go test splits a -run pattern at its slashes before its alternatives.)
   for run in "$conformance" "$cli_run"; do
@@ -142,6 +149,12 @@ pass() {
     fi
   done
   if [ "$rc" = 0 ]; then rc=$conformance_rc; fi
+  # A -run pattern that names no test (one renamed) runs nothing and passes:
+  # it fails the pass instead.
+  if grep -q '^testing: warning: no tests to run' "$logs/$name.log"; then
+    echo "a -run pattern of this pass matched no test: $provider_run / $cli_run / $conformance_run" >>"$logs/$name.log"
+    rc=1
+  fi
   echo "$rc" >"$logs/$name.rc"
   echo $(($(date +%s) - start)) >"$logs/$name.wall"
 }
@@ -187,7 +200,7 @@ for cli in $clis; do
   echo "==> $cli: $bin ($(cat "$logs/$cli.version"))"
 done
 
-echo "==> go test on ${names[*]} ($([ "$parallel" = 1 ] && echo "at the same time" || echo "one after the other")): $pkgs (OpenTofu: $tofu_pkgs)"
+echo "==> go test on ${names[*]} ($([ "$parallel" = 1 ] && echo "at the same time" || echo "one after the other")): $pkgs (OpenTofu: $tofu_pkgs)${provider_run:+ -run '$provider_run'}"
 [ -z "$cli_run" ] || echo "    and on every CLI: -run '$cli_run' of $conformance_pkg (every platform of the registry)"
 echo "    load: $(uptime | sed 's/.*load average/load average/'), $(nproc) CPUs"
 pids=()

@@ -91,6 +91,9 @@ check "no_expired_boxes" {
 func TestAccSandboxesDataSource(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("sbx-ds-boxes")
+	// The clock starts once the test runs, not while it waits for a
+	// parallel slot: the engine stamps the box's start from the real one.
+	t.Parallel()
 	clock := retention.NewFakeClock(time.Now())
 	factories := map[string]func() (tfprotov6.ProviderServer, error){
 		"sbx": providerserver.NewProtocol6WithError(NewWithClock("test", clock)()),
@@ -138,7 +141,7 @@ func TestAccSandboxesDataSource(t *testing.T) {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),

@@ -157,6 +157,9 @@ provider "sbx" {
 func TestAccSandbox_retentionTimeout(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
+	// The clock starts once the test runs, not while it waits for a
+	// parallel slot: the engine stamps the box's times from the real one.
+	t.Parallel()
 	clock := retention.NewFakeClock(time.Now().UTC())
 	provider := `
 provider "sbx" {
@@ -168,7 +171,7 @@ provider "sbx" {
 	oneHour := provider + sandboxAccConfig(t, name, "running", `  timeout = "1h"`)
 	twoHours := provider + sandboxAccConfig(t, name, "running", "  timeout    = \"2h\"\n  on_timeout = \"stop\"")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: retentionAccFactories(clock),
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
@@ -223,6 +226,9 @@ provider "sbx" {
 func TestAccSnapshot_retentionOverride(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
+	// The clock starts once the test runs, not while it waits for a
+	// parallel slot: the engine stamps the box's times from the real one.
+	t.Parallel()
 	clock := retention.NewFakeClock(time.Now().UTC())
 	const snap = "sbx_snapshot.s"
 	config := `
@@ -256,7 +262,7 @@ resource "sbx_snapshot" "s" {
 		}
 		return nil
 	}
-	resource.ParallelTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: retentionAccFactories(clock),
 		PreCheck:                 func() { testAccPreCheck(t) },
 		CheckDestroy:             sandboxAccCheckDestroy(t, name),
