@@ -184,7 +184,9 @@ func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, at
 				"this provider carries the name its sbx_snapshot gave it).", attr, value, p.Name()))
 		return nil
 	}
-	all, err := p.Snapshots().List(ctx, q.platformFilter())
+	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Snapshot, error) {
+		return p.Snapshots().List(ctx, q.platformFilter())
+	}, func(s platform.Snapshot) string { return s.ID })
 	if err != nil {
 		addPlatformError(diags, "list", "snapshots", "", err)
 		return nil

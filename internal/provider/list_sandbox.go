@@ -78,7 +78,9 @@ func (l *sandboxList) List(ctx context.Context, req list.ListRequest, resp *list
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	all, err := l.platform.Sandboxes().List(ctx, q.platformFilter())
+	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Sandbox, error) {
+		return l.platform.Sandboxes().List(ctx, q.platformFilter())
+	}, func(sb platform.Sandbox) string { return sb.ID })
 	if err != nil {
 		addPlatformError(&diags, "list", "sandboxes", "", err)
 		resp.Results = list.ListResultsStreamDiagnostics(diags)

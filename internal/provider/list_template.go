@@ -65,7 +65,9 @@ func (l *templateList) List(ctx context.Context, req list.ListRequest, resp *lis
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	all, err := l.platform.Templates().List(ctx, platform.TemplateFilter{Name: m.Name.ValueString()})
+	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Template, error) {
+		return l.platform.Templates().List(ctx, platform.TemplateFilter{Name: m.Name.ValueString()})
+	}, func(tpl platform.Template) string { return tpl.ID })
 	if err != nil {
 		var d diag.Diagnostics
 		addPlatformError(&d, "list", "templates", "", err)

@@ -57,7 +57,9 @@ func (l *volumeList) List(ctx context.Context, req list.ListRequest, resp *list.
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	all, err := l.platform.Volumes().List(ctx, platform.VolumeFilter{Name: m.Name.ValueString(), Labels: labels})
+	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Volume, error) {
+		return l.platform.Volumes().List(ctx, platform.VolumeFilter{Name: m.Name.ValueString(), Labels: labels})
+	}, func(v platform.Volume) string { return v.ID })
 	if err != nil {
 		addPlatformError(&diags, "list", "volumes", "", err)
 		resp.Results = list.ListResultsStreamDiagnostics(diags)

@@ -1,0 +1,35 @@
+package provider
+
+import "context"
+
+// listTwice calls list twice and takes every object either answer shows,
+// once (by id), in the second answer's order with what only the first
+// showed after it. A query usually follows the apply that made what it
+// looks for, and the platforms' lists are eventually consistent: Daytona
+// documents its sandbox list so, and Fly's machine list and Modal's
+// sandbox list may leave out what was made a moment before. A box missing
+// from one list is shown by the next; a query that missed it would offer
+// nothing to import, and its import block would never be written. The
+// snapshot data sources list through the same path: a snapshot looked up
+// right after the action that took it is found.
+func listTwice[T any](ctx context.Context, list func(context.Context) ([]T, error), id func(T) string) ([]T, error) {
+	first, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	second, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(second))
+	for _, x := range second {
+		seen[id(x)] = true
+	}
+	for _, x := range first {
+		if !seen[id(x)] {
+			seen[id(x)] = true
+			second = append(second, x)
+		}
+	}
+	return second, nil
+}
