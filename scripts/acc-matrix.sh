@@ -45,7 +45,7 @@
 #   ACC_MATRIX_PARALLEL 0 runs the passes one after the other (default 1: at the same time,
 #                       see the note at the end of this file)
 #   ACC_MATRIX_LOGS     directory for each pass's full log (default: a temporary one)
-#   TEST_TIMEOUT        go test -timeout (default 45m)
+#   TEST_TIMEOUT        go test -timeout (default 60m, as make test)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -85,7 +85,7 @@ conformance_pkg=./internal/conformance/
 cli_run=${ACC_MATRIX_CLI_RUN-'^TestAccConformance(CLI|EnvWOTrace)$'}
 conformance_run=${ACC_MATRIX_CONFORMANCE-}
 parallel=${ACC_MATRIX_PARALLEL:-1}
-timeout=${TEST_TIMEOUT:-45m}
+timeout=${TEST_TIMEOUT:-60m}
 logs=${ACC_MATRIX_LOGS:-$(mktemp -d)}
 mkdir -p "$logs"
 
