@@ -128,6 +128,7 @@ func (s *sandboxes) createParams(ctx context.Context, spec platform.SandboxSpec,
 // afterCreate reads a box just made; it is returned even when the read
 // fails, so the caller keeps it in state.
 func (s *sandboxes) afterCreate(ctx context.Context, id string) (*platform.Sandbox, error) {
+	s.p.recent.add(id)
 	sb, err := s.Get(ctx, id)
 	if err != nil {
 		return &platform.Sandbox{ID: id, Status: platform.StateUnknown}, err
@@ -191,6 +192,7 @@ func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, tags
 		return nil, fmt.Errorf("restoring memory snapshot %s: %w", spec.FromSnapshotID, notFoundOr(err, "snapshot", spec.FromSnapshotID))
 	}
 	defer release(sb)
+	s.p.recent.add(sb.SandboxID)
 	if err := sb.SetTags(ctx, tags, nil); err != nil {
 		return &platform.Sandbox{ID: sb.SandboxID, Status: platform.StateUnknown},
 			fmt.Errorf("tagging the restored sandbox %s: %w", sb.SandboxID, translate(err))
@@ -302,7 +304,8 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 			out = append(out, *sandboxOf(sb.SandboxID, tags))
 		}
 	}
-	return out, nil
+	// Modal's list may not show a box made a moment ago (recent.go).
+	return s.withRecent(ctx, out, want)
 }
 
 // SetState implements platform.SandboxService: a Modal box only runs (no
