@@ -45,7 +45,7 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 	marks := spec.Marks.Ensure()
 	tags := sandboxTags(spec, marks, s.p.now())
 	if spec.FromSnapshotID != "" && !isImageID(spec.FromSnapshotID) {
-		return s.restore(ctx, spec, tags)
+		return s.restore(ctx, spec, marks, tags)
 	}
 	app, err := s.p.appFor(ctx, true)
 	if err != nil {
@@ -180,7 +180,7 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 // restore makes a box from a memory snapshot, then tags it: Modal's
 // restore takes no tags (nor volumes, sizes or deadlines; the box is the
 // snapshot's), so a box whose tagging fails is returned with the error.
-func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, tags map[string]string) (*platform.Sandbox, error) {
+func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, marks platform.Marks, tags map[string]string) (*platform.Sandbox, error) {
 	snap, err := s.p.client.SandboxSnapshots.FromID(ctx, spec.FromSnapshotID, nil)
 	if err != nil {
 		return nil, notFoundOr(err, "snapshot", spec.FromSnapshotID)
@@ -188,6 +188,12 @@ func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, tags
 	// An empty name restores the box unnamed, not under the snapshot's name.
 	name := spec.Name
 	sb, err := s.p.client.Sandboxes.ExperimentalFromSnapshot(ctx, snap, &modal.SandboxExperimentalFromSnapshotParams{Name: &name})
+	if isAlreadyExists(err) && spec.Name != "" {
+		// The name is taken: by this create's box (tagged after an answer
+		// lost earlier), else a NotOwnedError naming the box and how to
+		// import it.
+		return s.nameTaken(ctx, spec.Name, marks)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("restoring memory snapshot %s: %w", spec.FromSnapshotID, notFoundOr(err, "snapshot", spec.FromSnapshotID))
 	}
