@@ -26,7 +26,15 @@ package modalfake
 //     fake's new sandbox shows no task to its first SandboxGetTaskId or
 //     SandboxWait read, then is scheduled.
 //   - A list may omit a sandbox made a moment ago: the fake leaves a new
-//     sandbox out of the first list call that would show it.
+//     sandbox out of the first list call that would show it. Neither the
+//     proto (SandboxListRequest) nor the SDK (sandbox.go,
+//     ExperimentalList, paging SandboxListV2 by created_at) promises that
+//     a list shows a create that has just answered, Modal documents that
+//     "the Sandbox's corresponding container will be created
+//     asynchronously" (modal.com/docs/reference/modal.Sandbox, create),
+//     and Modal's server is not public: the fake takes the reading a
+//     client must survive, as the project does for every platform's list
+//     (DESIGN.md, "listings lag a create").
 //   - A V1 memory snapshot is taken after SandboxSnapshot answers: "wait for
 //     the snapshot to succeed. this is implemented as a second idempotent
 //     rpc because the snapshot itself may take a while to complete"
