@@ -51,6 +51,9 @@ type Platform struct {
 	app   *modal.App
 
 	tagLocks tagLocks
+	// recent are the boxes this process made, which a list may not show
+	// yet (recent.go).
+	recent recentBoxes
 }
 
 var _ platform.Platform = (*Platform)(nil)

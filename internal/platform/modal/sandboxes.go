@@ -45,7 +45,7 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 	marks := spec.Marks.Ensure()
 	tags := sandboxTags(spec, marks, s.p.now())
 	if spec.FromSnapshotID != "" && !isImageID(spec.FromSnapshotID) {
-		return s.restore(ctx, spec, tags)
+		return s.restore(ctx, spec, marks, tags)
 	}
 	app, err := s.p.appFor(ctx, true)
 	if err != nil {
@@ -128,6 +128,7 @@ func (s *sandboxes) createParams(ctx context.Context, spec platform.SandboxSpec,
 // afterCreate reads a box just made; it is returned even when the read
 // fails, so the caller keeps it in state.
 func (s *sandboxes) afterCreate(ctx context.Context, id string) (*platform.Sandbox, error) {
+	s.p.recent.add(id)
 	sb, err := s.Get(ctx, id)
 	if err != nil {
 		return &platform.Sandbox{ID: id, Status: platform.StateUnknown}, err
@@ -179,7 +180,7 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 // restore makes a box from a memory snapshot, then tags it: Modal's
 // restore takes no tags (nor volumes, sizes or deadlines; the box is the
 // snapshot's), so a box whose tagging fails is returned with the error.
-func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, tags map[string]string) (*platform.Sandbox, error) {
+func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, marks platform.Marks, tags map[string]string) (*platform.Sandbox, error) {
 	snap, err := s.p.client.SandboxSnapshots.FromID(ctx, spec.FromSnapshotID, nil)
 	if err != nil {
 		return nil, notFoundOr(err, "snapshot", spec.FromSnapshotID)
@@ -187,10 +188,17 @@ func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, tags
 	// An empty name restores the box unnamed, not under the snapshot's name.
 	name := spec.Name
 	sb, err := s.p.client.Sandboxes.ExperimentalFromSnapshot(ctx, snap, &modal.SandboxExperimentalFromSnapshotParams{Name: &name})
+	if isAlreadyExists(err) && spec.Name != "" {
+		// The name is taken: by this create's box (tagged after an answer
+		// lost earlier), else a NotOwnedError naming the box and how to
+		// import it.
+		return s.nameTaken(ctx, spec.Name, marks)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("restoring memory snapshot %s: %w", spec.FromSnapshotID, notFoundOr(err, "snapshot", spec.FromSnapshotID))
 	}
 	defer release(sb)
+	s.p.recent.add(sb.SandboxID)
 	if err := sb.SetTags(ctx, tags, nil); err != nil {
 		return &platform.Sandbox{ID: sb.SandboxID, Status: platform.StateUnknown},
 			fmt.Errorf("tagging the restored sandbox %s: %w", sb.SandboxID, translate(err))
@@ -302,7 +310,8 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 			out = append(out, *sandboxOf(sb.SandboxID, tags))
 		}
 	}
-	return out, nil
+	// Modal's list may not show a box made a moment ago (recent.go).
+	return s.withRecent(ctx, out, want)
 }
 
 // SetState implements platform.SandboxService: a Modal box only runs (no

@@ -153,3 +153,23 @@ func TestSnapshotGetRefusesOtherIDs(t *testing.T) {
 		}
 	}
 }
+
+// A restore under a name another box holds fails naming that box and the
+// import command, instead of Modal's bare AlreadyExists.
+func TestMemoryRestoreNameTaken(t *testing.T) {
+	f := newFixture(t, false)
+	sb := f.box(t, platform.SandboxSpec{MemorySnapshots: true})
+	snap, err := f.p.Snapshots().Create(f.ctx, platform.SnapshotSpec{SandboxID: sb.ID, IncludeMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := f.p.Sandboxes().Create(f.ctx, platform.SandboxSpec{FromSnapshotID: snap.ID, Marks: platform.NewMarks("o"), Name: "held"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.p.Sandboxes().Create(f.ctx, platform.SandboxSpec{FromSnapshotID: snap.ID, Marks: platform.NewMarks("o"), Name: "held"})
+	var notOwned *platform.NotOwnedError
+	if !errors.As(err, &notOwned) || notOwned.ID != first.ID || !strings.Contains(err.Error(), "terraform import") {
+		t.Fatalf("second restore under the name: %v, want a NotOwnedError naming %s and the import command", err, first.ID)
+	}
+}

@@ -43,10 +43,14 @@ func modalTimeoutDeadline(ws *modalfake.Workspace, deadline *string) resource.Te
 			return fmt.Errorf("sbx_sandbox.s expires_at %q: %w", got, err)
 		}
 		// The provider may take the start from its own clock or Modal's:
-		// near the sandbox's creation either way, seconds apart on a busy
-		// machine (13 s seen on two loaded CPUs). A minute still tells the
-		// 10-minute timeout from the 5-minute default.
-		if want := sb.CreatedAt.Add(10 * time.Minute); at.Sub(want).Abs() > time.Minute {
+		// near the sandbox's creation either way. The fake's clock stands
+		// still until Advance while the provider's runs, so the provider's
+		// stamp may be later by the wall time the test has taken since the
+		// workspace was made (13 s seen on two loaded CPUs); never earlier
+		// by more than a few seconds. Both bounds still tell the 10-minute
+		// timeout from the 5-minute default.
+		want := sb.CreatedAt.Add(10 * time.Minute)
+		if late := at.Sub(want); late < -5*time.Second || late > time.Since(sb.CreatedAt)+5*time.Second {
 			return fmt.Errorf("sbx_sandbox.s expires_at %s, want the sandbox's creation plus its timeout, %s", got, want.Format(time.RFC3339))
 		}
 		*deadline = got

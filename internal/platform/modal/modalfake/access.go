@@ -31,6 +31,12 @@ func (c *control) SandboxGetCommandRouterAccess(ctx context.Context, req *pb.San
 	if sb.finished {
 		return nil, status.Errorf(codes.FailedPrecondition, "Sandbox %s has already finished", sb.id)
 	}
+	// The SDK asks only once it has the task id (sandbox.go,
+	// getCommandRouter calls ensureTaskID first); a box not scheduled yet
+	// has no task to route to.
+	if !sb.scheduled() {
+		return nil, status.Errorf(codes.FailedPrecondition, "Sandbox %s has no task yet", sb.id)
+	}
 	acc := c.s.routerAccess(w, sb.taskID)
 	return pb.SandboxGetCommandRouterAccessResponse_builder{Jwt: acc.GetJwt(), Url: acc.GetUrl()}.Build(), nil
 }
@@ -58,7 +64,8 @@ func (w *Workspace) sandboxOfTask(taskID string, v2 bool) (*sandbox, error) {
 		return nil, status.Errorf(codes.NotFound, "Task '%s' not found", taskID)
 	}
 	sb, ok := w.sandboxes[id]
-	if !ok || sb.v2 != v2 {
+	// A task not scheduled yet is known to no client (async.go).
+	if !ok || sb.v2 != v2 || !sb.scheduled() {
 		return nil, status.Errorf(codes.NotFound, "Task '%s' not found", taskID)
 	}
 	return sb, nil

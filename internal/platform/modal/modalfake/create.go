@@ -55,12 +55,23 @@ func (c *control) SandboxCreateV2(ctx context.Context, req *pb.SandboxCreateV2Re
 	if err := w.start(sb); err != nil {
 		return nil, err
 	}
-	return pb.SandboxCreateV2Response_builder{
-		SandboxId:           sb.id,
-		TaskId:              sb.taskID,
-		Metadata:            pb.SandboxHandleMetadata_builder{AppId: sb.appID}.Build(),
-		CommandRouterAccess: c.s.routerAccess(w, sb.taskID),
-	}.Build(), nil
+	return c.s.v2Answer(w, sb), nil
+}
+
+// v2Answer is what a V2 create or restore answers: the sandbox, and its
+// task with router access once scheduled; a sandbox not scheduled yet is
+// answered without them and the SDK polls SandboxGetTaskIdV2 (async.go);
+// s.mu held.
+func (s *Server) v2Answer(w *Workspace, sb *sandbox) *pb.SandboxCreateV2Response {
+	b := pb.SandboxCreateV2Response_builder{
+		SandboxId: sb.id,
+		Metadata:  pb.SandboxHandleMetadata_builder{AppId: sb.appID}.Build(),
+	}
+	if sb.scheduled() {
+		b.TaskId = sb.taskID
+		b.CommandRouterAccess = s.routerAccess(w, sb.taskID)
+	}
+	return b.Build()
 }
 
 // envOfSources resolves a V2 create's environment: secret_sources in order

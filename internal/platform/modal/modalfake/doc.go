@@ -33,6 +33,11 @@
 //   - Apps (AppGetOrCreate lookup or CREATE_IF_MISSING), environments
 //     (EnvironmentGetOrCreate: the default "main", with an image builder
 //     version), ephemeral secrets (SecretGetOrCreate EPHEMERAL).
+//   - Slow and asynchronous by default, as Modal is (async.go): builds
+//     finish only when joined again, a new sandbox is scheduled only after
+//     a read has shown it pending, lists leave out a sandbox made a moment
+//     ago, V1 memory snapshots are done when waited for; Instant turns
+//     this off for the tests that need it.
 //   - Images: content-addressed ImageGetOrCreate answering without a result,
 //     the build's result from ImageJoinStreaming; "RUN false" or "RUN exit N"
 //     (N≠0) fails the layer; ImageFromId, ImageDelete; filesystem snapshots
@@ -41,7 +46,7 @@
 //     SandboxGetTaskId, ...): validation of the definition (app, ready image,
 //     secrets and volumes exist; timeout and idle timeout 1..86400 s; names;
 //     tags; resources), names unique among an app's running sandboxes,
-//     scheduling at once (the task id is there from the create), wait
+//     scheduling after one read (async.go), wait
 //     (holding a call with a timeout at most 50 ms of real time), terminate,
 //     tags (full replace),
 //     list (running only unless include_finished, newest first, paged by

@@ -311,6 +311,11 @@ func TestSDKAgainstFaults(t *testing.T) {
 			var sb *modal.Sandbox
 			if tc.method == "TaskSnapshotFilesystem" {
 				sb = f.create(t, nil)
+				// Read the box once so that it is scheduled (async.go): the
+				// SDK's wait for the task would eat a short deadline.
+				if _, err := sb.Poll(f.ctx, nil); err != nil {
+					t.Fatal(err)
+				}
 			}
 			tc.inject(f.w, tc.method)
 			ctx := f.ctx

@@ -31,8 +31,11 @@ type image struct {
 	exception   string
 	ttl         time.Duration
 	fromSandbox string
-	createdAt   time.Time
-	expiresAt   time.Time
+	// joinsLeft are the ImageJoinStreaming calls still to end without the
+	// build's result (async.go).
+	joinsLeft int
+	createdAt time.Time
+	expiresAt time.Time
 }
 
 // contentKey identifies an image by what it is built from: Modal images are
@@ -106,6 +109,7 @@ func (c *control) ImageGetOrCreate(ctx context.Context, req *pb.ImageGetOrCreate
 		baseImageID: baseID,
 		status:      imageBuilding,
 		createdAt:   w.now,
+		joinsLeft:   w.unsettledReads(),
 	}
 	w.images[img.id] = img
 	w.imageKeys[key] = img.id
@@ -167,9 +171,17 @@ func (c *control) ImageJoinStreaming(req *pb.ImageJoinStreamingRequest, stream g
 	c.s.mu.Lock()
 	img, ok := w.images[req.GetImageId()]
 	var res *pb.GenericResult
+	still := false
 	if ok {
-		img.build()
-		res = img.result()
+		// A join of a build still running streams progress and ends
+		// without a result, as Modal's does when its timeout passes; the
+		// SDK joins again (async.go).
+		if still = img.status == imageBuilding && img.joinsLeft > 0; still {
+			img.joinsLeft--
+		} else {
+			img.build()
+			res = img.result()
+		}
 	}
 	c.s.mu.Unlock()
 	if !ok {
@@ -181,6 +193,9 @@ func (c *control) ImageJoinStreaming(req *pb.ImageJoinStreamingRequest, stream g
 	}.Build()
 	if err := stream.Send(logs); err != nil {
 		return err
+	}
+	if still {
+		return nil
 	}
 	return stream.Send(pb.ImageJoinStreamingResponse_builder{Result: res, EntryId: "2", Eof: true}.Build())
 }

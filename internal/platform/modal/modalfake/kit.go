@@ -65,8 +65,8 @@ type kit struct{ def platform.Definition }
 
 func (k kit) Name() string { return k.def.Name }
 
-// Start: Modal's image builds finish only when joined and its sandboxes
-// run from their create on, so the instant pace changes nothing here.
+// Start: the workspace is slow and asynchronous by default, as Modal is
+// (async.go); the instant pace settles every object at once.
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
 	opts.CheckSettings(t, k.def.Name)
@@ -78,8 +78,10 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			"Modal's SDK finds its server only through the process's environment")
 	}
 	ws := srv.NewWorkspace(t)
-	// The Modal fake has no slow path yet: it settles every object at
-	// once, whatever opts.Pace asks.
+	// The slow pace is the workspace's default; Instant is the test's choice.
+	if opts.Pace.IsInstant() {
+		ws.Instant()
+	}
 	plat := platformtest.Configure(t, k.def, map[string]string{"token_id": ws.TokenID(), "token_secret": ws.TokenSecret(), "app": kitApp})
 	return &platformtest.Instance{
 		Name:  k.def.Name,

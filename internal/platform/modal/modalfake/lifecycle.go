@@ -29,10 +29,17 @@ func (c *control) wait(ctx context.Context, req *pb.SandboxWaitRequest, v2 bool)
 		return nil, status.Error(codes.InvalidArgument, "timeout must not be negative")
 	}
 	deadline := time.Now().Add(min(time.Duration(float64(req.GetTimeout())*float64(time.Second)), maxWaitBlock))
+	read := false
 	for {
 		c.s.mu.Lock()
 		sb, err := w.sandboxFor(req.GetSandboxId(), v2)
 		var resp *pb.SandboxWaitResponse
+		if err == nil && !read {
+			// One call is one read of a sandbox still being scheduled
+			// (async.go); it shows no result either way.
+			sb.readState()
+			read = true
+		}
 		if err == nil {
 			resp = pb.SandboxWaitResponse_builder{
 				Result:   sb.result,
@@ -85,8 +92,15 @@ func (c *control) SandboxGetTaskIdV2(ctx context.Context, req *pb.SandboxGetTask
 	return c.taskID(ctx, req, true)
 }
 
-// taskID: the fake schedules at once, so every sandbox has a task from its
-// creation; a finished one also carries its result.
+// taskID answers a sandbox's task once it is scheduled: a new sandbox
+// shows none to its first read (async.go), and one that finished before
+// it was scheduled never has one ("None if the sandbox was terminated
+// before a task could be scheduled", modal-api.proto
+// SandboxGetTaskIdResponse). A finished one also carries its result. A
+// call with a timeout or wait_until_ready is held by Modal until the task
+// is there ("Legacy clients do not provide a timeout"; the SDK's V1
+// restore sends both, sandbox.go ExperimentalFromSnapshot): the fake
+// schedules the sandbox at such a read.
 func (c *control) taskID(ctx context.Context, req *pb.SandboxGetTaskIdRequest, v2 bool) (*pb.SandboxGetTaskIdResponse, error) {
 	w := workspaceOf(ctx)
 	c.s.mu.Lock()
@@ -95,7 +109,13 @@ func (c *control) taskID(ctx context.Context, req *pb.SandboxGetTaskIdRequest, v
 	if err != nil {
 		return nil, err
 	}
-	b := pb.SandboxGetTaskIdResponse_builder{TaskId: &sb.taskID}
+	if (req.GetTimeout() > 0 || req.GetWaitUntilReady()) && !sb.finished {
+		sb.pendingReads = 0
+	}
+	var b pb.SandboxGetTaskIdResponse_builder
+	if sb.readState() {
+		b.TaskId = &sb.taskID
+	}
 	if sb.finished {
 		b.TaskResult = sb.result
 	}

@@ -48,6 +48,10 @@ func (c *control) list(ctx context.Context, req *pb.SandboxListRequest, v2 bool)
 			req.GetBeforeTimestamp() > 0 && sb.stamp >= req.GetBeforeTimestamp(),
 			!hasTags(sb.tags, want):
 			continue
+		case sb.listHidden > 0:
+			// Made a moment ago: this list does not show it yet (async.go).
+			sb.listHidden--
+			continue
 		}
 		hits = append(hits, sb)
 	}
@@ -72,11 +76,10 @@ func hasTags(have, want map[string]string) bool {
 }
 
 func (sb *sandbox) info() *pb.SandboxInfo {
-	ti := pb.TaskInfo_builder{
-		Id:        sb.taskID,
-		StartedAt: float64(sb.startedAt.UnixNano()) / 1e9,
-		SandboxId: sb.id,
-		Result:    sb.result,
+	ti := pb.TaskInfo_builder{SandboxId: sb.id, Result: sb.result}
+	if sb.scheduled() {
+		ti.Id = sb.taskID
+		ti.StartedAt = float64(sb.startedAt.UnixNano()) / 1e9
 	}
 	if sb.finished {
 		ti.FinishedAt = float64(sb.finishedAt.UnixNano()) / 1e9

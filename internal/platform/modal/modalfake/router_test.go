@@ -15,6 +15,14 @@ import (
 // routerFor is a raw router client carrying a JWT for the sandbox's task.
 func routerFor(t *testing.T, f *fixture, sandboxID string) (pb.TaskCommandRouterClient, context.Context, string) {
 	t.Helper()
+	// A new sandbox has its task once it has been read pending (async.go).
+	h, err := f.c.Sandboxes.FromID(f.ctx, sandboxID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Poll(f.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	f.w.s.mu.Lock()
 	sb := f.w.sandboxes[sandboxID]
 	acc := f.w.s.routerAccess(f.w, sb.taskID)

@@ -36,8 +36,13 @@ type sandbox struct {
 	finished                         bool
 	result                           *pb.GenericResult
 	restoredFrom                     string
-	runningExecs                     int       // commands running (exec.go)
-	lastActive                       time.Time // the last command's end
+	runningExecs                     int // commands running (exec.go)
+	// pendingReads are the reads (SandboxGetTaskId, SandboxWait) still to
+	// show the sandbox without its task (async.go).
+	pendingReads int
+	// listHidden are the list calls still to leave the new sandbox out.
+	listHidden int
+	lastActive time.Time // the last command's end
 }
 
 // idleSince is when the sandbox last had activity: its start, or the end of
@@ -209,6 +214,7 @@ func (w *Workspace) start(sb *sandbox) error {
 	}
 	sb.taskID = newID("ta")
 	sb.createdAt, sb.startedAt = w.now, w.now
+	sb.pendingReads, sb.listHidden = w.unsettledReads(), w.unsettledReads()
 	stamp := float64(w.now.UnixNano()) / 1e9
 	if stamp <= w.lastStamp {
 		stamp = w.lastStamp + 1e-6

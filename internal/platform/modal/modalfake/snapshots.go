@@ -13,6 +13,11 @@ type memSnap struct {
 	id, sandboxID string
 	createdAt     time.Time
 	v2            bool
+	// pendingReads are the SandboxSnapshotWait calls without a timeout
+	// still to answer without a result; pending is true until the snapshot
+	// is done (async.go).
+	pendingReads int
+	pending      bool
 }
 
 // TaskSnapshotFilesystem makes an image of a running task's filesystem.
@@ -121,16 +126,37 @@ func (c *control) SandboxSnapshot(ctx context.Context, req *pb.SandboxSnapshotRe
 	if err != nil {
 		return nil, err
 	}
+	// The V1 snapshot is taken after this answer; its result comes from
+	// SandboxSnapshotWait (async.go).
+	if n := w.unsettledReads(); n > 0 {
+		sn := w.memSnaps[id]
+		sn.pending, sn.pendingReads = true, n
+	}
 	return pb.SandboxSnapshotResponse_builder{SnapshotId: id}.Build(), nil
 }
 
-// SandboxSnapshotWait: the fake's snapshots are complete when made.
+// SandboxSnapshotWait answers a snapshot's result once it is done. A
+// pending snapshot is finished by a wait with a timeout (Modal holds that
+// call until it is done; the SDK sends 55 s); a wait without one answers
+// no result while the snapshot is pending, and the snapshot is done after
+// such a read (async.go).
 func (c *control) SandboxSnapshotWait(ctx context.Context, req *pb.SandboxSnapshotWaitRequest) (*pb.SandboxSnapshotWaitResponse, error) {
 	w := workspaceOf(ctx)
+	if req.GetTimeout() < 0 {
+		return nil, status.Error(codes.InvalidArgument, "timeout must not be negative")
+	}
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
-	if _, ok := w.memSnaps[req.GetSnapshotId()]; !ok {
+	sn, ok := w.memSnaps[req.GetSnapshotId()]
+	if !ok {
 		return nil, status.Errorf(codes.NotFound, "Sandbox snapshot '%s' not found", req.GetSnapshotId())
+	}
+	if sn.pending {
+		if req.GetTimeout() == 0 && sn.pendingReads > 0 {
+			sn.pendingReads--
+			return &pb.SandboxSnapshotWaitResponse{}, nil
+		}
+		sn.pending = false
 	}
 	return pb.SandboxSnapshotWaitResponse_builder{
 		Result: pb.GenericResult_builder{Status: pb.GenericResult_GENERIC_STATUS_SUCCESS}.Build(),
@@ -181,11 +207,12 @@ func (c *control) SandboxRestoreV2(ctx context.Context, req *pb.SandboxRestoreV2
 	if err != nil {
 		return nil, err
 	}
+	a := c.s.v2Answer(w, sb)
 	return pb.SandboxRestoreV2Response_builder{
-		SandboxId:           sb.id,
-		TaskId:              sb.taskID,
-		Metadata:            pb.SandboxHandleMetadata_builder{AppId: sb.appID}.Build(),
-		CommandRouterAccess: c.s.routerAccess(w, sb.taskID),
+		SandboxId:           a.GetSandboxId(),
+		TaskId:              a.GetTaskId(),
+		Metadata:            a.GetMetadata(),
+		CommandRouterAccess: a.GetCommandRouterAccess(),
 	}.Build(), nil
 }
 
@@ -197,6 +224,9 @@ func (w *Workspace) restore(snapID string, v2 bool, how pb.SandboxRestoreRequest
 	sn, ok := w.memSnaps[snapID]
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "Sandbox snapshot '%s' not found", snapID)
+	}
+	if sn.pending {
+		return nil, status.Errorf(codes.FailedPrecondition, "Sandbox snapshot '%s' is not done yet", snapID)
 	}
 	if sn.v2 != v2 {
 		return nil, status.Errorf(codes.FailedPrecondition, "snapshot %s was taken from a %s sandbox", snapID, map[bool]string{true: "V2", false: "V1"}[sn.v2])

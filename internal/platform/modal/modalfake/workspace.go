@@ -18,6 +18,8 @@ type Workspace struct {
 	tokenSecret string
 	now         time.Time
 	lastStamp   float64 // last sandbox created_at handed out, kept strictly increasing
+	// instant settles new objects at once instead of after a read (async.go).
+	instant bool
 
 	calls         map[string]int
 	throttles     map[string]*throttle
