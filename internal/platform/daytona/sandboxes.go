@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -99,7 +100,7 @@ func (s *sandboxes) createOnce(ctx context.Context, body createSandbox, name str
 		if !errors.Is(err, rest.ErrMaybeApplied) {
 			return "", err
 		}
-		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 		if found != nil {
 			return found.ID, nil
 		}
@@ -108,7 +109,7 @@ func (s *sandboxes) createOnce(ctx context.Context, body createSandbox, name str
 				map[string]any{"name": body.Name, "waited": waited.String()})
 			continue
 		}
-		what, find := platform.LostSandbox(name, "Daytona", "its labels hold", marks)
+		what, find := lostcreate.DescribeSandbox(name, "Daytona", "its labels hold", marks)
 		return "", lostCreate(what, err, waited, ferr, find)
 	}
 }

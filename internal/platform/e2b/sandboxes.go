@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -58,11 +59,11 @@ func (s *sandboxes) createOnce(ctx context.Context, body newSandbox, name string
 	if !errors.Is(err, rest.ErrMaybeApplied) {
 		return "", err
 	}
-	found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+	found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 	if found != nil {
 		return found.ID, nil
 	}
-	what, find := platform.LostSandbox(name, "E2B", "its metadata holds", marks)
+	what, find := lostcreate.DescribeSandbox(name, "E2B", "its metadata holds", marks)
 	return "", lostCreate(what, err, waited, ferr, find)
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -141,10 +142,10 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 		}
 		// flyctl: a 408 on create may have made the machine. Find it by
 		// this create's token before anything else; never send it again.
-		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 		if found == nil {
-			what, find := platform.LostSandbox(spec.Name, "Fly", "its metadata holds", marks)
-			return nil, &platform.LostCreateError{What: what, Err: err, Waited: waited, Lookup: ferr, Find: find,
+			what, find := lostcreate.DescribeSandbox(spec.Name, "Fly", "its metadata holds", marks)
+			return nil, &lostcreate.Error{What: what, Err: err, Waited: waited, Lookup: ferr, Find: find,
 				NotListed: fmt.Sprintf("After looking for it for %s, Fly still does not list it.", waited)}
 		}
 		created.ID = found.ID
@@ -629,7 +630,7 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 	var taken *machine
 	// Fly's list may lag the create that took the name: look again, with
 	// the lost-create backoff, before saying it is not listed.
-	_, waited, err := platform.FindLost(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
+	_, waited, err := lostcreate.Find(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
 		var ms []machine
 		if _, err := s.p.do(ctx, http.MethodGet, s.p.appPath("machines"), nil, nil, &ms); err != nil {
 			return false, fmt.Errorf("looking for the machine named %q: %w", name, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -100,12 +101,12 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		// Look for it as for any lost create; not found, it is not sent
 		// again.
 		createErr := err
-		found, waited, ferr := platform.FindLost(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
+		found, waited, ferr := lostcreate.Find(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
 			sn, err := fresh(ctx)
 			return sn != nil, err
 		})
 		if !found {
-			return nil, &platform.LostCreateError{What: "snapshot of volume " + spec.VolumeID, Err: createErr, Waited: waited, Lookup: ferr,
+			return nil, &lostcreate.Error{What: "snapshot of volume " + spec.VolumeID, Err: createErr, Waited: waited, Lookup: ferr,
 				NotListed: fmt.Sprintf("After looking for it for %s, Fly lists no new snapshot of the volume.", waited),
 				Find:      "If it was made, the sbx_snapshots data source lists it (volume_id = \"" + spec.VolumeID + "\"); apply again to take another."}
 		}

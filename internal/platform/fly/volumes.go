@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -310,7 +311,7 @@ func (v *volumes) restorableSnapshot(ctx context.Context, id string) (int64, err
 	return snapshotGB(sn), nil
 }
 
-// findLost looks, with platform.FindLost's backoff, for the volume a create
+// findLost looks, with lostcreate.Find's backoff, for the volume a create
 // whose answer was lost (createErr) made: the one volume called name that
 // was not listed before the create. Two new ones (another create of the
 // name meanwhile) cannot be told apart, and neither is adopted.
@@ -321,7 +322,7 @@ func (v *volumes) findLost(ctx context.Context, name string, before []platform.V
 	}
 	var found *volume
 	var ambiguous []string
-	_, waited, err := platform.FindLost(ctx, v.p.lookupSleep, func(ctx context.Context) (bool, error) {
+	_, waited, err := lostcreate.Find(ctx, v.p.lookupSleep, func(ctx context.Context) (bool, error) {
 		now, err := v.List(ctx, platform.VolumeFilter{Name: name})
 		if err != nil {
 			return false, err
@@ -350,6 +351,6 @@ func (v *volumes) findLost(ctx context.Context, name string, before []platform.V
 	if len(ambiguous) > 0 {
 		find = fmt.Sprintf("Volumes %v of that name appeared meanwhile, and Fly does not say which is this create's; none was adopted. %s", ambiguous, find)
 	}
-	return nil, &platform.LostCreateError{What: fmt.Sprintf("volume %q", name), Err: createErr, Waited: waited, Lookup: err, Find: find,
+	return nil, &lostcreate.Error{What: fmt.Sprintf("volume %q", name), Err: createErr, Waited: waited, Lookup: err, Find: find,
 		NotListed: fmt.Sprintf("After looking for it for %s, Fly lists no new volume of that name.", waited)}
 }
