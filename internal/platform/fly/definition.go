@@ -5,11 +5,12 @@ import (
 	"os"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 )
 
 // Definition is Fly.io as the provider registers it: the fly {} block.
 func Definition() platform.Definition {
-	url := platform.APIURLSetting("Fly", DefaultAPIURL, "FLY_API_URL")
+	url := restplatform.APIURLSetting("Fly", DefaultAPIURL, "FLY_API_URL")
 	url.Description = "Fly Machines API host; requests go to its `/v1` paths."
 	url.Env = nil
 	return platform.Definition{

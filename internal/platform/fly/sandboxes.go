@@ -12,6 +12,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -239,7 +240,7 @@ func (s *sandboxes) read(ctx context.Context, id string) (*machine, error) {
 	var m machine
 	_, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &m)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+		return nil, restplatform.NotFound(err, "sandbox", id)
 	}
 	if m.State == flyDestroyed || m.State == flyDestroying {
 		return nil, &platform.NotFoundError{Kind: "sandbox", ID: id}
@@ -321,7 +322,7 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 		}
 		if _, err := s.p.do(ctx, http.MethodPost, s.p.itemPath("machines", id, action), nil, nil, nil); err != nil {
 			if action != "start" || !stillActive(err) {
-				return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+				return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(restplatform.NotFound(err, "sandbox", id)))
 			}
 			// Fly says the machine is active: a "created" machine the
 			// provider did not mark (see labelLaunch) was launching after
@@ -399,7 +400,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 		Config map[string]any `json:"config"`
 	}
 	if _, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &raw); err != nil {
-		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+		return nil, restplatform.NotFound(err, "sandbox", id)
 	}
 	cfg := raw.Config
 	if cfg == nil {
@@ -451,7 +452,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 		_, err = s.p.doRepeatable(ctx, http.MethodPost, s.p.itemPath("machines", id), body, &updated)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(restplatform.NotFound(err, "sandbox", id)))
 	}
 	want := toSandbox(m).Status
 	switch want {

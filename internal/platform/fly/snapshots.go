@@ -11,6 +11,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -39,7 +40,7 @@ func parseSnapshotID(id string) (volumeID, snapID string) {
 func (s *snapshots) list(ctx context.Context, volumeID string) ([]volumeSnapshot, error) {
 	var out []volumeSnapshot
 	if _, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("volumes", volumeID, "snapshots"), nil, nil, &out); err != nil {
-		return nil, platform.NotFoundFromREST(err, "volume", volumeID)
+		return nil, restplatform.NotFound(err, "volume", volumeID)
 	}
 	return out, nil
 }

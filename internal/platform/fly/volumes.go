@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -21,7 +22,7 @@ type volumes struct{ p *Platform }
 func (v *volumes) get(ctx context.Context, id string) (*volume, error) {
 	var vol volume
 	if _, err := v.p.do(ctx, http.MethodGet, v.p.itemPath("volumes", id), nil, nil, &vol); err != nil {
-		return nil, platform.NotFoundFromREST(err, "volume", id)
+		return nil, restplatform.NotFound(err, "volume", id)
 	}
 	if gone(vol.State) {
 		return nil, &platform.NotFoundError{Kind: "volume", ID: id}
@@ -144,7 +145,7 @@ func (v *volumes) Update(ctx context.Context, id string, change platform.VolumeU
 	if change.SnapshotRetentionDays != nil {
 		body := map[string]any{"snapshot_retention": *change.SnapshotRetentionDays}
 		if _, err := v.p.do(ctx, http.MethodPut, v.p.itemPath("volumes", id), nil, body, nil); err != nil {
-			return nil, fmt.Errorf("updating volume %s: %s", id, flyError(platform.NotFoundFromREST(err, "volume", id)))
+			return nil, fmt.Errorf("updating volume %s: %s", id, flyError(restplatform.NotFound(err, "volume", id)))
 		}
 	}
 	if change.SizeGB != nil {
@@ -165,7 +166,7 @@ func (v *volumes) Update(ctx context.Context, id string, change platform.VolumeU
 				// (the volume is no longer smaller): the volume says
 				// whether the extend landed.
 				if now, gerr := v.get(ctx, id); gerr != nil || now.SizeGB < *change.SizeGB {
-					return nil, fmt.Errorf("extending volume %s: %s", id, flyError(platform.NotFoundFromREST(err, "volume", id)))
+					return nil, fmt.Errorf("extending volume %s: %s", id, flyError(restplatform.NotFound(err, "volume", id)))
 				}
 				// Whether Fly wanted a restart was in the lost answer: a
 				// started machine mounting it is restarted so it surely
