@@ -53,6 +53,6 @@ func configure(_ context.Context, cfg platform.Config) (platform.Platform, error
 		Target: cfg.Settings["target"], OrganizationID: cfg.Settings["organization_id"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+daytona)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
-		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
+		PollInterval: cfg.Hooks.PollInterval,
 	})
 }

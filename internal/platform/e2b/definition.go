@@ -51,6 +51,6 @@ func configure(_ context.Context, cfg platform.Config) (platform.Platform, error
 		APIKey: cfg.Settings["api_key"], APIURL: cfg.Settings["api_url"], Tier: cfg.Settings["tier"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+e2b)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
-		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
+		PollInterval: cfg.Hooks.PollInterval,
 	})
 }

@@ -83,7 +83,7 @@ func configure(_ context.Context, cfg platform.Config) (platform.Platform, error
 		Region: cfg.Settings["region"], APIURL: cfg.Settings["api_url"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+fly)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
-		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
+		PollInterval: cfg.Hooks.PollInterval,
 	})
 }
 
