@@ -3,7 +3,6 @@ package retention
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -245,33 +244,5 @@ func TestParsedOverridesFeedPolicy(t *testing.T) {
 	d, ok := p.Deadline(Object{Platform: "enforced", Kind: Sandbox, State: StatePaused, CreatedAt: t0}, t0)
 	if !ok || !d.At.Equal(t0.Add(30*day)) {
 		t.Errorf("got %+v %v", d, ok)
-	}
-}
-
-func TestFakeClock(t *testing.T) {
-	c := NewFakeClock(t0)
-	var _ Clock = c
-	var _ Clock = SystemClock{}
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 100 {
-				c.Advance(time.Second)
-				_ = c.Now()
-			}
-		}()
-	}
-	wg.Wait()
-	if got := c.Now(); !got.Equal(t0.Add(800 * time.Second)) {
-		t.Errorf("after concurrent advances Now = %s, want %s", got, t0.Add(800*time.Second))
-	}
-	c.Set(t0)
-	if !c.Now().Equal(t0) {
-		t.Errorf("Set did not move the clock")
-	}
-	if SystemClock.Now(SystemClock{}).IsZero() {
-		t.Error("system clock returned zero time")
 	}
 }

@@ -7,18 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // Config.LookupSleep, when set, is what the lookups wait with (not Sleep),
 // and a context that ends while they wait stops them: the create fails at
 // once, still saying it may have happened, and is not sent again.
 func TestLostCreateLookupSleepAndContextOnFake(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bTestKey, Clock: clock, ListLag: time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
