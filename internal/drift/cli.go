@@ -12,7 +12,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 )
 
 // Exit codes of the drift command.
@@ -82,7 +82,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock clock.
 	default:
 		now = time.Now()
 	}
-	warn, err := retention.ParseDuration(*warnFlag)
+	warn, err := duration.Parse(*warnFlag)
 	if err != nil {
 		return fail(stderr, "invalid --warn-before: %v", err)
 	}

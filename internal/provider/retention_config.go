@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -212,7 +213,7 @@ func retentionReadBlock(block types.Object, out *retentionSettings, overrides ma
 // retentionParseNonNegative parses a retention duration ("72h", "30d"),
 // saying what is wrong with it when it is not one.
 func retentionParseNonNegative(s string) (time.Duration, string) {
-	d, err := retention.ParseDuration(s)
+	d, err := duration.Parse(s)
 	switch {
 	case err != nil:
 		return 0, "not a duration; use a duration such as \"72h\", \"90m\" or \"30d\""
