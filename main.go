@@ -11,11 +11,11 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
 	"github.com/sbxhq/terraform-provider-sbx/internal/orphans"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // version is set by the release build (-ldflags "-X main.version=...").
@@ -26,7 +26,7 @@ func main() {
 	// `terraform-provider-sbx orphans STATE...` finds what no state holds;
 	// anything else serves the provider to Terraform.
 	if len(os.Args) > 1 && os.Args[1] == "drift" {
-		os.Exit(drift.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, retention.SystemClock{}))
+		os.Exit(drift.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, clock.System{}))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "orphans" {
 		// Ctrl-C stops between removals, and the report still says what was done.

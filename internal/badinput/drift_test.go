@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // driftRow is a bad input to `terraform-provider-sbx drift`: its arguments
@@ -118,7 +118,7 @@ func runDrift(args []string, stdin string) (code int, stdout, stderr string, pan
 			panicked = p
 		}
 	}()
-	clock := retention.NewFakeClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
 	code = drift.Main(args, strings.NewReader(stdin), &out, &errb, clock)
 	return code, out.String(), errb.String(), nil
 }

@@ -274,7 +274,7 @@ func untrackedObjects(objects []platformtest.Object, st []stateResource) []platf
 	return out
 }
 
-// lostAnswer is the start of a LostCreateError; stopped is what it says
+// lostAnswer is the start of a lostcreate.Error; stopped is what it says
 // when the lookups were cut short (by the interrupt).
 const (
 	lostAnswer = "the answer was lost, so the"

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 )
 
 // Exit codes of the drift command.
@@ -41,7 +42,7 @@ Flags:
 
 // Main runs the drift command with args (after "drift") and returns its
 // exit code. The clock gives the default --now (nil: the system clock).
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retention.Clock) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock clock.Clock) int {
 	fs := flag.NewFlagSet("drift", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -81,7 +82,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock retent
 	default:
 		now = time.Now()
 	}
-	warn, err := retention.ParseDuration(*warnFlag)
+	warn, err := duration.Parse(*warnFlag)
 	if err != nil {
 		return fail(stderr, "invalid --warn-before: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing/iotest"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 var driftTestNow = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -122,7 +122,7 @@ func driftTestRead(t *testing.T, path string) string {
 // driftTestRun calls the CLI entry point the way main.go does.
 func driftTestRun(stdin string, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = Main(args, strings.NewReader(stdin), &out, &errb, retention.NewFakeClock(driftTestNow))
+	code = Main(args, strings.NewReader(stdin), &out, &errb, clock.NewFake(driftTestNow))
 	return code, out.String(), errb.String()
 }
 
@@ -221,9 +221,9 @@ func TestMainJSONSchema(t *testing.T) {
 func TestMainNowIsReproducible(t *testing.T) {
 	args := []string{"--now", "2026-05-01T12:00:00Z", "--format", "json", "testdata/show.json"}
 	var outs []string
-	for _, clock := range []time.Time{driftTestNow, driftTestNow.AddDate(3, 0, 0), {}} {
+	for _, now := range []time.Time{driftTestNow, driftTestNow.AddDate(3, 0, 0), {}} {
 		var out, errb bytes.Buffer
-		code := Main(args, strings.NewReader(""), &out, &errb, retention.NewFakeClock(clock))
+		code := Main(args, strings.NewReader(""), &out, &errb, clock.NewFake(now))
 		if code != ExitExpired {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}

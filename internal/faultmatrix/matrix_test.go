@@ -50,7 +50,7 @@ var converges = outcome{converges: true}
 func retrySafe(why string) outcome { return outcome{why: why} }
 
 // retrySafeError is what an apply that cannot converge at once must say:
-// the object may exist and was not made twice (platform.LostCreateError),
+// the object may exist and was not made twice (lostcreate.Error),
 // the request may have taken effect (rest.ErrMaybeApplied), or the
 // operation's timeout passed; each leaves state and platform so that the
 // next apply finishes the job.
@@ -73,7 +73,7 @@ func expect(plan *platformtest.FaultPlan, k platformtest.FaultTarget, o platform
 }
 
 // expectREST is the rule of the REST client (internal/rest) and the lost
-// create lookups (platform.FindLost): a 429 is retried on any request;
+// create lookups (lostcreate.Find): a 429 is retried on any request;
 // 5xx and lost connections only on idempotent ones; a non-idempotent
 // request that may have acted fails with ErrMaybeApplied, except a create,
 // whose object is looked up by its create token: found (the server acted)

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // Exit codes of the orphans command.
@@ -129,7 +129,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if !ok {
 		return fail(stderr, "invalid --platform %q: use %s", *platformName, platformNames(env.Platforms))
 	}
-	minAge, err := retention.ParseDuration(*olderThan)
+	minAge, err := duration.Parse(*olderThan)
 	if err != nil {
 		return fail(stderr, "invalid --older-than: %v", err)
 	}

@@ -3,7 +3,6 @@ package platform
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -147,12 +146,13 @@ type Config struct {
 }
 
 // Hooks let tests reach into a platform's client: record the waits
-// between retries instead of sleeping, poll without waiting, or route
-// requests through their own HTTP client. They are handed to the provider's
-// constructor and passed down to Configure, never kept in package globals,
-// so tests run in parallel. Zero fields mean the real behaviour.
+// between retries instead of sleeping, or poll without waiting. They are
+// handed to the provider's constructor and passed down to Configure, never
+// kept in package globals, so tests run in parallel. Zero fields mean the
+// real behaviour. They name no HTTP client: the contract is the same for
+// platforms that speak HTTP, gRPC or a socket, and a test that needs its
+// own client gives it to a REST platform's own Config.
 type Hooks struct {
-	HTTPClient   *http.Client
 	Sleep        func(ctx context.Context, d time.Duration) error
 	PollSleep    func(ctx context.Context, d time.Duration) error
 	PollInterval time.Duration

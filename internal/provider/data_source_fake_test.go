@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // dataSourceFakeProvider is the sbx provider with its platform replaced by an
@@ -20,7 +20,7 @@ import (
 type dataSourceFakeProvider struct {
 	*sbxProvider
 	plat  platform.Platform
-	clock retention.Clock
+	clock clock.Clock
 }
 
 func (p *dataSourceFakeProvider) Configure(_ context.Context, _ provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -38,7 +38,7 @@ func (p *dataSourceFakeProvider) Configure(_ context.Context, _ provider.Configu
 func dataSourceFakeFactories(p platform.Platform, at time.Time) map[string]func() (tfprotov6.ProviderServer, error) {
 	fake := &dataSourceFakeProvider{sbxProvider: &sbxProvider{version: "test"}, plat: p}
 	if !at.IsZero() {
-		fake.clock = retention.NewFakeClock(at)
+		fake.clock = clock.NewFake(at)
 	}
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"sbx": providerserver.NewProtocol6WithError(fake),

@@ -20,7 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // sandboxesAccConfig makes two boxes carrying a label unique to the test —
@@ -94,7 +94,7 @@ func TestAccSandboxesDataSource(t *testing.T) {
 	// The clock starts once the test runs, not while it waits for a
 	// parallel slot: the engine stamps the box's start from the real one.
 	t.Parallel()
-	clock := retention.NewFakeClock(time.Now())
+	clock := clock.NewFake(time.Now())
 	factories := map[string]func() (tfprotov6.ProviderServer, error){
 		"sbx": providerserver.NewProtocol6WithError(NewWithClock("test", clock)()),
 	}

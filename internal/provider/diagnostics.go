@@ -19,7 +19,7 @@ import (
 // object cut off by the resource's timeout also says that applying again
 // is safe: the state still records the object, and the next apply picks
 // up where this one stopped (a create says what it left by itself:
-// platform.LostCreateError).
+// lostcreate.Error).
 func addPlatformError(diags *diag.Diagnostics, action, kind, id string, err error) {
 	summary := fmt.Sprintf("Failed to %s %s", action, kind)
 	detail := err.Error()

@@ -9,11 +9,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 )
 
 // Every duration attribute (sandbox timeout & co., snapshot ttl) is read
-// with retention.ParseDuration, Go durations plus a "d" day suffix, by the
+// with duration.Parse, Go durations plus a "d" day suffix, by the
 // validator that judges it and by the code that uses it: one parser, so a
 // value that validates is a value that parses.
 
@@ -35,7 +35,7 @@ func (v positiveDurationValidator) ValidateString(ctx context.Context, req valid
 		return
 	}
 	s := req.ConfigValue.ValueString()
-	d, err := retention.ParseDuration(s)
+	d, err := duration.Parse(s)
 	problem := ""
 	switch {
 	case err != nil:
@@ -55,7 +55,7 @@ func durationFromTF(v types.String) time.Duration {
 	if v.IsNull() || v.IsUnknown() {
 		return 0
 	}
-	d, err := retention.ParseDuration(v.ValueString())
+	d, err := duration.Parse(v.ValueString())
 	if err != nil || d < 0 {
 		return 0
 	}

@@ -24,10 +24,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 var _ provider.Provider = (*sbxProvider)(nil)
@@ -36,7 +36,7 @@ var _ provider.Provider = (*sbxProvider)(nil)
 // provider with the registered platforms and the system clock.
 type sbxProvider struct {
 	version string
-	clock   retention.Clock // judges retention deadlines; tests inject a FakeClock
+	clock   clock.Clock // judges retention deadlines; tests inject a clock.Fake
 	// platforms are the platforms offered, one block each (nil: platforms.All()).
 	platforms []platform.Definition
 	// hooks are handed to every platform's Configure (tests).
@@ -54,7 +54,7 @@ type sbxProvider struct {
 type Options struct {
 	// Clock judges retention deadlines (nil: the system clock), so tests
 	// move time instead of sleeping.
-	Clock retention.Clock
+	Clock clock.Clock
 	// Platforms are the platforms the provider offers (nil: platforms.All()).
 	Platforms []platform.Definition
 	// Hooks reach into the platforms' clients (see platform.Hooks); each
@@ -69,18 +69,18 @@ func New(version string) func() provider.Provider {
 
 // NewWithClock is New with the clock retention deadlines are judged
 // against, so tests move time instead of sleeping.
-func NewWithClock(version string, clock retention.Clock) func() provider.Provider {
-	return NewWithOptions(version, Options{Clock: clock})
+func NewWithClock(version string, clk clock.Clock) func() provider.Provider {
+	return NewWithOptions(version, Options{Clock: clk})
 }
 
 // NewWithOptions is New with opts.
 func NewWithOptions(version string, opts Options) func() provider.Provider {
-	clock := opts.Clock
-	if clock == nil {
-		clock = retention.SystemClock{}
+	clk := opts.Clock
+	if clk == nil {
+		clk = clock.System{}
 	}
 	return func() provider.Provider {
-		return &sbxProvider{version: version, clock: clock, platforms: opts.Platforms, hooks: opts.Hooks}
+		return &sbxProvider{version: version, clock: clk, platforms: opts.Platforms, hooks: opts.Hooks}
 	}
 }
 

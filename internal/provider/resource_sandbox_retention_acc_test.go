@@ -18,12 +18,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // retentionAccFactories serves a provider whose retention deadlines are
 // judged by clock, which the test's PreConfig steps move.
-func retentionAccFactories(clock retention.Clock) map[string]func() (tfprotov6.ProviderServer, error) {
+func retentionAccFactories(clock clock.Clock) map[string]func() (tfprotov6.ProviderServer, error) {
 	return acctest.Factories(NewWithClock("test", clock))
 }
 
@@ -66,7 +66,7 @@ func TestAccSandbox_retentionPaused(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-retention")
 	t0 := time.Now().UTC().Truncate(time.Second)
-	clock := retention.NewFakeClock(t0)
+	clock := clock.NewFake(t0)
 	config := `
 provider "sbx" {
   retention {
@@ -160,7 +160,7 @@ func TestAccSandbox_retentionTimeout(t *testing.T) {
 	// The clock starts once the test runs, not while it waits for a
 	// parallel slot: the engine stamps the box's times from the real one.
 	t.Parallel()
-	clock := retention.NewFakeClock(time.Now().UTC())
+	clock := clock.NewFake(time.Now().UTC())
 	provider := `
 provider "sbx" {
   retention {
@@ -229,7 +229,7 @@ func TestAccSnapshot_retentionOverride(t *testing.T) {
 	// The clock starts once the test runs, not while it waits for a
 	// parallel slot: the engine stamps the box's times from the real one.
 	t.Parallel()
-	clock := retention.NewFakeClock(time.Now().UTC())
+	clock := clock.NewFake(time.Now().UTC())
 	const snap = "sbx_snapshot.s"
 	config := `
 provider "sbx" {

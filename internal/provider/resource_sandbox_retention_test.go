@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // retentionTestT0 is when the test box was paused.
@@ -39,9 +39,9 @@ func (retentionTestDocker) Capabilities() platform.Capabilities {
 
 // retentionTestResource is sbx_sandbox on that platform with
 // `retention { paused_sandbox = "2h", warn_before = "1h" }` and a fake clock.
-func retentionTestResource(t *testing.T, box *platform.Sandbox, err error) (*sandboxResource, *retention.FakeClock) {
+func retentionTestResource(t *testing.T, box *platform.Sandbox, err error) (*sandboxResource, *clock.Fake) {
 	t.Helper()
-	clock := retention.NewFakeClock(retentionTestT0)
+	clock := clock.NewFake(retentionTestT0)
 	policy := retentionTestPolicy(t, map[string]time.Duration{"paused_sandbox": 2 * time.Hour})
 	return &sandboxResource{
 		platform:  retentionTestDocker{&sandboxFakePlatform{boxes: &sandboxFakeBoxes{box: box, err: err}}},

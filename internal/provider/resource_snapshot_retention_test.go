@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
@@ -16,7 +17,7 @@ import (
 
 func TestSnapshotSetRetention(t *testing.T) {
 	created := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	clock := retention.NewFakeClock(created.Add(6 * 24 * time.Hour))
+	clock := clock.NewFake(created.Add(6 * 24 * time.Hour))
 	tests := []struct {
 		name     string
 		platform string
@@ -67,7 +68,7 @@ func TestSnapshotSetRetention(t *testing.T) {
 // warns near its deadline; a new one with a short ttl warns up front.
 func TestSnapshotPlanRetention(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	rs := retentionSettings{policy: retentionTestPolicy(t, nil), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(now)}
+	rs := retentionSettings{policy: retentionTestPolicy(t, nil), warnBefore: 72 * time.Hour, clock: clock.NewFake(now)}
 	// A snapshot in state under each registered platform's snapshot rules,
 	// the warning saying who acts on the deadline by that platform's row.
 	rules := 0

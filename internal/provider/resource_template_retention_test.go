@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -42,7 +43,7 @@ func templateDeadlineRule() retention.Rule {
 
 // templateDeadlineSettings are testplat's rows plus its template rule,
 // judged on clock with a 72h warning.
-func templateDeadlineSettings(t *testing.T, clock retention.Clock, overrides map[string]time.Duration) retentionSettings {
+func templateDeadlineSettings(t *testing.T, clock clock.Clock, overrides map[string]time.Duration) retentionSettings {
 	t.Helper()
 	policy, err := retention.NewTable(testplatRetention(), []retention.Rule{templateDeadlineRule()}).NewPolicy(overrides)
 	if err != nil {
@@ -59,7 +60,7 @@ func templateDeadlineSettings(t *testing.T, clock retention.Clock, overrides map
 type templateDeadlineFake struct {
 	name       string
 	activation bool
-	clock      retention.Clock
+	clock      clock.Clock
 
 	mu          sync.Mutex
 	templates   map[string]*platform.Template
@@ -67,7 +68,7 @@ type templateDeadlineFake struct {
 	rebuilds    int
 }
 
-func newTemplateDeadlineFake(name string, activation bool, clock retention.Clock) *templateDeadlineFake {
+func newTemplateDeadlineFake(name string, activation bool, clock clock.Clock) *templateDeadlineFake {
 	return &templateDeadlineFake{name: name, activation: activation, clock: clock, templates: map[string]*platform.Template{}}
 }
 
@@ -241,7 +242,7 @@ func templateDeadlineWarnings(diags diag.Diagnostics) []string {
 // on a create whose deadline would fall within warn_before.
 func TestTemplateModifyPlanRetention(t *testing.T) {
 	now := time.Date(2026, 5, 20, 12, 0, 0, 0, time.UTC)
-	clock := retention.NewFakeClock(now)
+	clock := clock.NewFake(now)
 	rs := templateDeadlineSettings(t, clock, nil)
 	rows := append(testplatRetention(), templateDeadlineRule())
 	activating, inert := newTemplateDeadlineFake(testplatName, true, clock), newTemplateDeadlineFake(testplatName, false, clock)
@@ -368,7 +369,7 @@ func TestTemplateModifyPlanRetention(t *testing.T) {
 // template rule records none.
 func TestTemplateAfterPlatformRetention(t *testing.T) {
 	created := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	clock := retention.NewFakeClock(created)
+	clock := clock.NewFake(created)
 	rs := templateDeadlineSettings(t, clock, nil)
 	at := func(d time.Duration) string { return created.Add(d).Format(time.RFC3339) }
 	cases := []struct {
@@ -438,7 +439,7 @@ const templateDeadlineAddr = "sbx_template.t"
 func TestAccTemplate_deadlineAndActivation(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t0 := time.Now().UTC().Truncate(time.Second)
-	clock := retention.NewFakeClock(t0)
+	clock := clock.NewFake(t0)
 	fake := newTemplateDeadlineFake(testplatName, true, clock)
 	rows := append(testplatRetention(), templateDeadlineRule())
 	factories := testAccFactories(Options{Clock: clock, Platforms: []platform.Definition{templateDeadlineDefinition(fake, rows)}})
@@ -560,7 +561,7 @@ func TestAccTemplate_deadlineAndActivation(t *testing.T) {
 // template the platform reports inactive plans nothing.
 func TestAccTemplate_noTemplateRule(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake := newTemplateDeadlineFake("norule", false, clock)
 	factories := testAccFactories(Options{Clock: clock, Platforms: []platform.Definition{templateDeadlineDefinition(fake, nil)}})
 	nulls := func(status string) []statecheck.StateCheck {
@@ -608,7 +609,7 @@ func TestAccTemplate_noTemplateRule(t *testing.T) {
 // keep their state across plans (UseStateForUnknown), and name the
 // registered platforms' template rules; status documents inactive.
 func TestTemplateSchemaRetention(t *testing.T) {
-	fake := newTemplateDeadlineFake(testplatName, true, retention.NewFakeClock(time.Now()))
+	fake := newTemplateDeadlineFake(testplatName, true, clock.NewFake(time.Now()))
 	r := newTemplateResource([]platform.Definition{templateDeadlineDefinition(fake, append(testplatRetention(), templateDeadlineRule()))})
 	var resp resource.SchemaResponse
 	r.Schema(t.Context(), resource.SchemaRequest{}, &resp)
@@ -652,7 +653,7 @@ func (p pendingActivator) Activate(context.Context, string) (*platform.Template,
 // a template that is not ready is an error saying so, not a state that
 // contradicts the plan.
 func TestTemplateActivateNotReady(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 5, 20, 0, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 5, 20, 0, 0, 0, 0, time.UTC))
 	rs := templateDeadlineSettings(t, clock, nil)
 	plat := pendingActivator{newTemplateDeadlineFake(testplatName, true, clock)}
 	state := templateDeadlineState(platform.TemplateInactive, clock.Now().Add(-20*24*time.Hour), time.Time{}, rs)

@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // unknownPlanTestplat is the sandbox fake under testplat's name, so
@@ -46,7 +46,7 @@ func unknownPlanCreateModel() sandboxModel {
 func TestSandboxPlanUnknownLifecycleNoBogusWarning(t *testing.T) {
 	r := &sandboxResource{
 		platform:  unknownPlanTestplat{&sandboxFakePlatform{boxes: &sandboxFakeBoxes{}}},
-		retention: retentionSettings{policy: testplatPolicy(t), warnBefore: 72 * time.Hour, clock: retention.NewFakeClock(retentionTestT0)},
+		retention: retentionSettings{policy: testplatPolicy(t), warnBefore: 72 * time.Hour, clock: clock.NewFake(retentionTestT0)},
 	}
 	tests := []struct {
 		name     string
@@ -94,7 +94,7 @@ func TestSandboxPlanUnknownLifecycleNoBogusWarning(t *testing.T) {
 // only after apply may be 60 days, so it must not warn.
 func TestSnapshotPlanUnknownTTLNoBogusWarning(t *testing.T) {
 	rs := retentionSettings{policy: retentionTestPolicy(t, nil), warnBefore: 7 * 24 * time.Hour,
-		clock: retention.NewFakeClock(retentionTestT0)}
+		clock: clock.NewFake(retentionTestT0)}
 	for _, tt := range []struct {
 		name     string
 		ttl      types.String

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
@@ -28,7 +30,7 @@ const defaultWarnBefore = 72 * time.Hour
 type retentionSettings struct {
 	policy     retention.Policy
 	warnBefore time.Duration
-	clock      retention.Clock
+	clock      clock.Clock
 }
 
 // defaultRetentionSettings is the registered platforms' table without
@@ -36,7 +38,7 @@ type retentionSettings struct {
 func defaultRetentionSettings() retentionSettings {
 	// No overrides: NewPolicy has nothing to refuse.
 	policy, _ := registeredRetentionTable().NewPolicy(nil)
-	return retentionSettings{policy: policy, warnBefore: defaultWarnBefore, clock: retention.SystemClock{}}
+	return retentionSettings{policy: policy, warnBefore: defaultWarnBefore, clock: clock.System{}}
 }
 
 // orDefault fills in the defaults for a resource built without provider
@@ -120,7 +122,7 @@ func retentionKeyDescription(table retention.Table, key string) string {
 // over def's rows. An override of a key def has no rule for is an error
 // naming it and def's keys. Unknown values are errors: the provider needs
 // them to plan.
-func retentionFromConfig(block types.Object, clock retention.Clock, def platform.Definition, tier string) (retentionSettings, diag.Diagnostics) {
+func retentionFromConfig(block types.Object, clock clock.Clock, def platform.Definition, tier string) (retentionSettings, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := retentionSettings{warnBefore: defaultWarnBefore, clock: clock}
 	table := retention.NewTable(def.Retention)
@@ -211,7 +213,7 @@ func retentionReadBlock(block types.Object, out *retentionSettings, overrides ma
 // retentionParseNonNegative parses a retention duration ("72h", "30d"),
 // saying what is wrong with it when it is not one.
 func retentionParseNonNegative(s string) (time.Duration, string) {
-	d, err := retention.ParseDuration(s)
+	d, err := duration.Parse(s)
 	switch {
 	case err != nil:
 		return 0, "not a duration; use a duration such as \"72h\", \"90m\" or \"30d\""

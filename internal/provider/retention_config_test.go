@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
@@ -51,7 +52,7 @@ func retentionTestBlock(t *testing.T, set map[string]types.String) types.Object 
 }
 
 func TestRetentionFromConfig(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	docker := retentionTestDef(t, "docker")
 	paused := retention.Object{Platform: docker.Name, Kind: retention.Sandbox, State: retention.StatePaused,
 		StateSince: clock.Now()}
@@ -237,12 +238,12 @@ func TestRetentionHumanDuration(t *testing.T) {
 // TestNewWithClock: the option-style constructor hands its clock to the
 // provider; New keeps the wall clock.
 func TestNewWithClock(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC))
-	p, ok := NewWithClock("test", clock)().(*sbxProvider)
-	if !ok || p.clock != clock {
+	fake := clock.NewFake(time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC))
+	p, ok := NewWithClock("test", fake)().(*sbxProvider)
+	if !ok || p.clock != fake {
 		t.Fatalf("NewWithClock did not keep its clock: %#v", p)
 	}
-	if p, ok := New("test")().(*sbxProvider); !ok || p.clock != (retention.SystemClock{}) {
+	if p, ok := New("test")().(*sbxProvider); !ok || p.clock != (clock.System{}) {
 		t.Fatalf("New must use the system clock: %#v", p)
 	}
 }
@@ -251,7 +252,7 @@ func TestNewWithClock(t *testing.T) {
 // lifts the max_runtime cap to 24 h, base (or no tier) keeps 1 h, and a
 // user's max_runtime wins over either.
 func TestRetentionFromConfigTierDefaults(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	started := clock.Now()
 	def := testplatDefinition()
 	box := retention.Object{Platform: def.Name, Kind: retention.Sandbox, State: retention.StateRunning,
@@ -295,7 +296,7 @@ func TestRetentionFromConfigTierDefaults(t *testing.T) {
 // its attribute, naming the platform's keys; the tier defaults of a
 // platform never make that error.
 func TestRetentionFromConfigPlatformOnly(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	def := testplatDefinition()
 	got, diags := retentionFromConfig(retentionTestBlock(t, map[string]types.String{"paused_sandbox": types.StringValue("1h")}), clock, def, testplatTierPro)
 	if diags.HasError() {
@@ -354,7 +355,7 @@ func TestRetentionFromConfigPlatformOnly(t *testing.T) {
 // the registered platforms' rows, with no overrides.
 func TestDefaultRetentionSettings(t *testing.T) {
 	s := retentionFrom(nil)
-	if s.warnBefore != defaultWarnBefore || s.clock != (retention.SystemClock{}) {
+	if s.warnBefore != defaultWarnBefore || s.clock != (clock.System{}) {
 		t.Errorf("defaults: %+v", s)
 	}
 	if got, want := fmt.Sprint(s.policy.Table().Rules()), fmt.Sprint(platform.RetentionTable(platforms.All()).Rules()); got != want {

@@ -3,7 +3,6 @@ package retention
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -181,6 +180,9 @@ func TestNewPolicyErrors(t *testing.T) {
 	}
 }
 
+// TestParseOverrides: each override is parsed by duration.Parse (its
+// forms are tested there), a negative one is refused, and an error names
+// the key and the value.
 func TestParseOverrides(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -190,19 +192,11 @@ func TestParseOverrides(t *testing.T) {
 	}{
 		{"hours", map[string]string{"paused_sandbox": "720h"}, map[string]time.Duration{"paused_sandbox": 720 * time.Hour}, nil},
 		{"days", map[string]string{"paused_sandbox": "30d"}, map[string]time.Duration{"paused_sandbox": 30 * day}, nil},
-		{"days and hours", map[string]string{"volume_snapshot": "1d12h"}, map[string]time.Duration{"volume_snapshot": 36 * time.Hour}, nil},
-		{"fractional days", map[string]string{"volume_snapshot": "1.5d"}, map[string]time.Duration{"volume_snapshot": 36 * time.Hour}, nil},
 		{"zero", map[string]string{"max_runtime": "0s"}, map[string]time.Duration{"max_runtime": 0}, nil},
-		{"minutes", map[string]string{"idle_sandbox": " 90m "}, map[string]time.Duration{"idle_sandbox": 90 * time.Minute}, nil},
 		{"negative", map[string]string{"paused_sandbox": "-5h"}, nil, []string{"paused_sandbox", `"-5h"`, "negative"}},
 		{"negative days", map[string]string{"paused_sandbox": "-2d"}, nil, []string{"paused_sandbox", `"-2d"`, "negative"}},
 		{"garbage", map[string]string{"paused_sandbox": "soon"}, nil, []string{"paused_sandbox", `"soon"`, "Go duration"}},
-		{"no unit", map[string]string{"paused_sandbox": "30"}, nil, []string{"paused_sandbox", `"30"`}},
 		{"empty", map[string]string{"paused_sandbox": ""}, nil, []string{"paused_sandbox", "empty"}},
-		{"bare d", map[string]string{"paused_sandbox": "d"}, nil, []string{"paused_sandbox", "number of days"}},
-		{"inf days", map[string]string{"paused_sandbox": "infd"}, nil, []string{"paused_sandbox", "number of days"}},
-		{"too many days", map[string]string{"paused_sandbox": "200000d"}, nil, []string{"paused_sandbox", "more than"}},
-		{"second sign", map[string]string{"paused_sandbox": "1d-5h"}, nil, []string{"paused_sandbox", "sign"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,33 +239,5 @@ func TestParsedOverridesFeedPolicy(t *testing.T) {
 	d, ok := p.Deadline(Object{Platform: "enforced", Kind: Sandbox, State: StatePaused, CreatedAt: t0}, t0)
 	if !ok || !d.At.Equal(t0.Add(30*day)) {
 		t.Errorf("got %+v %v", d, ok)
-	}
-}
-
-func TestFakeClock(t *testing.T) {
-	c := NewFakeClock(t0)
-	var _ Clock = c
-	var _ Clock = SystemClock{}
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 100 {
-				c.Advance(time.Second)
-				_ = c.Now()
-			}
-		}()
-	}
-	wg.Wait()
-	if got := c.Now(); !got.Equal(t0.Add(800 * time.Second)) {
-		t.Errorf("after concurrent advances Now = %s, want %s", got, t0.Add(800*time.Second))
-	}
-	c.Set(t0)
-	if !c.Now().Equal(t0) {
-		t.Errorf("Set did not move the clock")
-	}
-	if SystemClock.Now(SystemClock{}).IsZero() {
-		t.Error("system clock returned zero time")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -19,11 +20,11 @@ func (p *Platform) do(ctx context.Context, method, path string, query url.Values
 func pathID(id string) string { return url.PathEscape(id) }
 
 // findLost looks for the object of a create whose answer was lost, with
-// platform.FindLost's backoff, waiting through the lookup sleep. Daytona
+// lostcreate.Find's backoff, waiting through the lookup sleep. Daytona
 // describes its sandbox list as eventually consistent, so one lookup that
 // finds nothing proves little.
 func (p *Platform) findLost(ctx context.Context, find func(context.Context) (bool, error)) (bool, time.Duration, error) {
-	return platform.FindLost(ctx, p.lookupSleep, find)
+	return lostcreate.Find(ctx, p.lookupSleep, find)
 }
 
 // maxCreateSends bounds how often one create is sent: once, and once more
@@ -37,7 +38,7 @@ const maxCreateSends = 2
 // lostCreate fails a create whose answer was lost and whose object the
 // lookups did not find; it is not sent again.
 func lostCreate(what string, err error, waited time.Duration, lookup error, find string) error {
-	return &platform.LostCreateError{What: what, Err: err, Waited: waited, Lookup: lookup, Find: find,
+	return &lostcreate.Error{What: what, Err: err, Waited: waited, Lookup: lookup, Find: find,
 		NotListed: fmt.Sprintf("After looking for it for %s, Daytona still does not list it.", waited)}
 }
 

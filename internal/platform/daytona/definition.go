@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 )
 
 // Definition is Daytona as the provider registers it: the daytona {} block.
@@ -21,8 +22,8 @@ func Definition() platform.Definition {
 		// libs/sdk-typescript/src/Daytona.ts) read DAYTONA_API_KEY,
 		// DAYTONA_API_URL, DAYTONA_TARGET and DAYTONA_ORGANIZATION_ID.
 		Settings: []platform.Setting{
-			platform.APIKeySetting("Daytona", "Authorization: Bearer", "DAYTONA_API_KEY", "Create a key in the Daytona dashboard (Keys)."),
-			platform.APIURLSetting("Daytona", DefaultAPIURL, "DAYTONA_API_URL"),
+			restplatform.APIKeySetting("Daytona", "Authorization: Bearer", "DAYTONA_API_KEY", "Create a key in the Daytona dashboard (Keys)."),
+			restplatform.APIURLSetting("Daytona", DefaultAPIURL, "DAYTONA_API_URL"),
 			{
 				Name:  "target",
 				Title: "target",
@@ -52,6 +53,6 @@ func configure(_ context.Context, cfg platform.Config) (platform.Platform, error
 		Target: cfg.Settings["target"], OrganizationID: cfg.Settings["organization_id"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+daytona)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
-		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
+		PollInterval: cfg.Hooks.PollInterval,
 	})
 }

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 const testKey = "dtn_unit_test_key"
@@ -40,7 +40,7 @@ func (w *waits) all() []time.Duration {
 type fixture struct {
 	srv   *daytonafake.Server
 	p     *Platform
-	clock *retention.FakeClock
+	clock *clock.Fake
 	retry *waits // rest's waits between retries
 }
 
@@ -48,7 +48,7 @@ type fixture struct {
 // sleeps.
 func newFixture(t *testing.T, opts daytonafake.Options) *fixture {
 	t.Helper()
-	clock := retention.NewFakeClock(t0)
+	clock := clock.NewFake(t0)
 	if opts.Clock == nil {
 		opts.Clock = clock
 	}

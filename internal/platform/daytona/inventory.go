@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/sandboxinventory"
 )
 
 var _ platform.Inventory = (*Platform)(nil)
@@ -18,8 +19,8 @@ var uncheckedKinds = []platform.UncheckedKind{
 
 // inventory is Daytona's inventory: sandboxes carry the provider's labels
 // (filtered on the server when listed); nothing else does.
-func (p *Platform) inventory() platform.SandboxInventory {
-	return platform.SandboxInventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
+func (p *Platform) inventory() sandboxinventory.Inventory {
+	return sandboxinventory.Inventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
 }
 
 // ListManaged implements platform.Inventory: every sandbox whose labels

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -99,7 +101,7 @@ func (s *sandboxes) createOnce(ctx context.Context, body createSandbox, name str
 		if !errors.Is(err, rest.ErrMaybeApplied) {
 			return "", err
 		}
-		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 		if found != nil {
 			return found.ID, nil
 		}
@@ -108,7 +110,7 @@ func (s *sandboxes) createOnce(ctx context.Context, body createSandbox, name str
 				map[string]any{"name": body.Name, "waited": waited.String()})
 			continue
 		}
-		what, find := platform.LostSandbox(name, "Daytona", "its labels hold", marks)
+		what, find := lostcreate.DescribeSandbox(name, "Daytona", "its labels hold", marks)
 		return "", lostCreate(what, err, waited, ferr, find)
 	}
 }
@@ -138,7 +140,7 @@ func (s *sandboxes) detail(ctx context.Context, id string) (sandboxAPI, error) {
 	if err == nil && d.State == dtDestroyed {
 		return d, &platform.NotFoundError{Kind: "sandbox", ID: id}
 	}
-	return d, platform.NotFoundFromREST(err, "sandbox", id)
+	return d, restplatform.NotFound(err, "sandbox", id)
 }
 
 // Get implements platform.SandboxService. A size the box has from its
@@ -260,7 +262,7 @@ func (s *sandboxes) settle(ctx context.Context, id string) (sandboxAPI, error) {
 	}
 	tflog.Info(ctx, "the sandbox is in error and Daytona says it is recoverable; recovering it", map[string]any{"id": id, "reason": d.ErrorReason})
 	if _, err := s.p.do(ctx, http.MethodPost, "/sandbox/"+pathID(id)+"/recover", nil, nil, nil); err != nil {
-		return d, fmt.Errorf("%w; recovering it failed: %w", boxFailed(d), platform.NotFoundFromREST(err, "sandbox", id))
+		return d, fmt.Errorf("%w; recovering it failed: %w", boxFailed(d), restplatform.NotFound(err, "sandbox", id))
 	}
 	d, err = waitFor(ctx, s.p, read, func(d sandboxAPI) (bool, error) { return settled(d), nil })
 	if err != nil {
@@ -368,7 +370,7 @@ func (s *sandboxes) act(ctx context.Context, id, action string) error {
 		return fmt.Errorf("state = \"paused\" needs a VM-class Daytona sandbox (linux-vm or windows); this one cannot be "+
 			"paused or resumed: set state = \"stopped\" or \"running\" instead: %w", err)
 	}
-	return fmt.Errorf("%s sandbox %s: %w", action, id, platform.NotFoundFromREST(err, "sandbox", id))
+	return fmt.Errorf("%s sandbox %s: %w", action, id, restplatform.NotFound(err, "sandbox", id))
 }
 
 // restoreGrace bounds putting a box back after an operation whose own
@@ -413,7 +415,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 			return nil, err
 		}
 		if _, err := s.p.do(ctx, http.MethodPost, "/sandbox/"+pathID(id)+"/network-settings", nil, ns, nil); err != nil {
-			return nil, fmt.Errorf("changing the network settings: %w", platform.NotFoundFromREST(err, "sandbox", id))
+			return nil, fmt.Errorf("changing the network settings: %w", restplatform.NotFound(err, "sandbox", id))
 		}
 	}
 	if change.CPUCount != nil || change.MemoryMB != nil || change.DiskMB != nil {
@@ -442,7 +444,7 @@ func (s *sandboxes) setLabels(ctx context.Context, id string, user map[string]st
 		}
 	}
 	if _, err := s.p.do(ctx, http.MethodPut, "/sandbox/"+pathID(id)+"/labels", nil, sandboxLabels{Labels: labels}, nil); err != nil {
-		return fmt.Errorf("replacing the labels: %w", platform.NotFoundFromREST(err, "sandbox", id))
+		return fmt.Errorf("replacing the labels: %w", restplatform.NotFound(err, "sandbox", id))
 	}
 	return nil
 }
@@ -475,7 +477,7 @@ func (s *sandboxes) setLifecycle(ctx context.Context, id string, u platform.Life
 		}
 		path := "/sandbox/" + pathID(id) + "/" + endpoint + "/" + strconv.FormatInt(value, 10)
 		if _, err := s.p.do(ctx, http.MethodPost, path, nil, nil, nil); err != nil {
-			return fmt.Errorf("setting %s: %w", platform.AttrName(key), platform.NotFoundFromREST(err, "sandbox", id))
+			return fmt.Errorf("setting %s: %w", platform.AttrName(key), restplatform.NotFound(err, "sandbox", id))
 		}
 	}
 	return nil
@@ -561,7 +563,7 @@ func (s *sandboxes) resize(ctx context.Context, id string, change platform.Sandb
 			return fmt.Errorf("the resize was refused: resizing may not be enabled on Daytona for this organisation "+
 				"(set the size on the sbx_template and replace the sandbox instead): %w", err)
 		}
-		return fmt.Errorf("resizing the sandbox: %w", platform.NotFoundFromREST(err, "sandbox", id))
+		return fmt.Errorf("resizing the sandbox: %w", restplatform.NotFound(err, "sandbox", id))
 	}
 	if _, err := s.settle(ctx, id); err != nil {
 		return fmt.Errorf("waiting for the resize: %w", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -123,7 +124,7 @@ func (s *snapshots) send(ctx context.Context, spec platform.SnapshotSpec) error 
 			}
 		}
 		if !errors.Is(err, rest.ErrMaybeApplied) {
-			return fmt.Errorf("snapshotting sandbox %s: %w", spec.SandboxID, platform.NotFoundFromREST(err, "sandbox", spec.SandboxID))
+			return fmt.Errorf("snapshotting sandbox %s: %w", spec.SandboxID, restplatform.NotFound(err, "sandbox", spec.SandboxID))
 		}
 		ok, waited, ferr := s.p.findLost(ctx, made)
 		if ok {
@@ -203,7 +204,7 @@ func snapshotFromAPI(s snapshotAPI) *platform.Snapshot {
 func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, error) {
 	a, err := (&templates{p: s.p}).read(ctx, id)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "snapshot", id)
+		return nil, restplatform.NotFound(err, "snapshot", id)
 	}
 	return snapshotFromAPI(a), nil
 }

@@ -18,6 +18,7 @@ import (
 
 	dockerfileparse "github.com/sbxhq/terraform-provider-sbx/internal/dockerfile"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -218,7 +219,7 @@ func (t *templates) waitActive(ctx context.Context, id, name string) (*platform.
 		if s.ID != "" {
 			tpl = templateFromAPI(s)
 		}
-		return tpl, fmt.Errorf("waiting for the snapshot to build: %w", platform.NotFoundFromREST(err, "template", id))
+		return tpl, fmt.Errorf("waiting for the snapshot to build: %w", restplatform.NotFound(err, "template", id))
 	}
 	tpl := templateFromAPI(s)
 	if s.State == snapActive || s.State == snapInactive {
@@ -351,7 +352,7 @@ func (t *templates) Rebuild(context.Context, string, platform.TemplateSpec) (*pl
 func (t *templates) Get(ctx context.Context, id string) (*platform.Template, error) {
 	s, err := t.read(ctx, id)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "template", id)
+		return nil, restplatform.NotFound(err, "template", id)
 	}
 	return templateFromAPI(s), nil
 }
@@ -427,7 +428,7 @@ func (t *templates) Delete(ctx context.Context, id string) error {
 func (t *templates) Activate(ctx context.Context, id string) (*platform.Template, error) {
 	s, err := t.read(ctx, id)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "template", id)
+		return nil, restplatform.NotFound(err, "template", id)
 	}
 	if s.State == snapActive {
 		return templateFromAPI(s), nil
@@ -435,7 +436,7 @@ func (t *templates) Activate(ctx context.Context, id string) (*platform.Template
 	if err := t.activate(ctx, id); err != nil {
 		// "already active" (400) after a race: the read that follows says.
 		if !rest.IsStatus(err, http.StatusBadRequest) {
-			return nil, fmt.Errorf("activating the template: %w", platform.NotFoundFromREST(err, "template", id))
+			return nil, fmt.Errorf("activating the template: %w", restplatform.NotFound(err, "template", id))
 		}
 		if again, rerr := t.read(ctx, id); rerr != nil || again.State == snapInactive {
 			return nil, fmt.Errorf("activating the template: %w", err)
@@ -446,7 +447,7 @@ func (t *templates) Activate(ctx context.Context, id string) (*platform.Template
 		return s.State == snapActive || s.State == snapError || s.State == snapBuildFailed, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("waiting for the template to be active: %w", platform.NotFoundFromREST(err, "template", id))
+		return nil, fmt.Errorf("waiting for the template to be active: %w", restplatform.NotFound(err, "template", id))
 	}
 	if s.State != snapActive {
 		return templateFromAPI(s), t.buildFailure(ctx, s)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -57,7 +58,7 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 	read := func(ctx context.Context) (volumeAPI, error) { return v.read(ctx, out.ID) }
 	got, err := waitFor(ctx, v.p, read, func(a volumeAPI) (bool, error) { return a.State == volReady || a.State == volError, nil })
 	if err != nil {
-		return volumeFromAPI(out), fmt.Errorf("waiting for the volume to be ready: %w", platform.NotFoundFromREST(err, "volume", out.ID))
+		return volumeFromAPI(out), fmt.Errorf("waiting for the volume to be ready: %w", restplatform.NotFound(err, "volume", out.ID))
 	}
 	if got.State == volError {
 		reason := "Daytona gave no reason"
@@ -143,7 +144,7 @@ func (v *volumes) read(ctx context.Context, id string) (volumeAPI, error) {
 func (v *volumes) Get(ctx context.Context, id string) (*platform.Volume, error) {
 	a, err := v.read(ctx, id)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "volume", id)
+		return nil, restplatform.NotFound(err, "volume", id)
 	}
 	vol := volumeFromAPI(a)
 	if vol.AttachedTo, err = v.mountedBy(ctx, a.ID); err != nil {

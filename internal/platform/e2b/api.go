@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -75,15 +76,15 @@ func readPages[P any](ctx context.Context, p *Platform, path string, query url.V
 func pathID(id string) string { return url.PathEscape(id) }
 
 // findLost looks for the object of a create whose answer was lost, with
-// platform.FindLost's backoff, waiting through the lookup sleep.
+// lostcreate.Find's backoff, waiting through the lookup sleep.
 func (p *Platform) findLost(ctx context.Context, find func(context.Context) (bool, error)) (bool, time.Duration, error) {
-	return platform.FindLost(ctx, p.lookupSleep, find)
+	return lostcreate.Find(ctx, p.lookupSleep, find)
 }
 
 // lostCreate fails a create whose answer was lost and whose object the
 // lookups did not find. E2B's listings lag a create by a few seconds, which
 // is why the lookups may well have missed it.
 func lostCreate(what string, err error, waited time.Duration, lookup error, find string) error {
-	return &platform.LostCreateError{What: what, Err: err, Waited: waited, Lookup: lookup, Find: find,
+	return &lostcreate.Error{What: what, Err: err, Waited: waited, Lookup: lookup, Find: find,
 		NotListed: fmt.Sprintf("E2B lists new objects only after a delay, and after looking for %s it is still not listed.", waited)}
 }

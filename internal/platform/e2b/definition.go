@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 )
 
 // Definition is E2B as the provider registers it: the e2b {} block.
@@ -17,7 +18,7 @@ func Definition() platform.Definition {
 		// Every request goes through internal/rest, which retries.
 		Retries: true,
 		Settings: []platform.Setting{
-			platform.APIKeySetting("E2B", "X-API-Key", "E2B_API_KEY", "Create a key in the E2B dashboard."),
+			restplatform.APIKeySetting("E2B", "X-API-Key", "E2B_API_KEY", "Create a key in the E2B dashboard."),
 			// E2B's own SDKs take the API root from E2B_API_URL, else
 			// https://api.<E2B_DOMAIN> (e2b-dev/E2B: the JS SDK's
 			// connectionConfig.ts and the Python SDK's
@@ -25,7 +26,7 @@ func Definition() platform.Definition {
 			// before this definition existed. E2B_DOMAIN is not read: the
 			// SDKs derive the sandboxes' hosts from it too, and a value
 			// meant for those would silently move the API root.
-			platform.APIURLSetting("E2B", DefaultAPIURL, "E2B_API_URL"),
+			restplatform.APIURLSetting("E2B", DefaultAPIURL, "E2B_API_URL"),
 			{
 				Name:  "tier",
 				Title: "tier",
@@ -50,6 +51,6 @@ func configure(_ context.Context, cfg platform.Config) (platform.Platform, error
 		APIKey: cfg.Settings["api_key"], APIURL: cfg.Settings["api_url"], Tier: cfg.Settings["tier"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+e2b)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
-		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
+		PollInterval: cfg.Hooks.PollInterval,
 	})
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // TestDefinitionConfigure: Configure builds the client from the settings
-// and the provider's hooks: its requests go through the hooks' HTTP client
-// to api_url with the key, and name E2B in the user agent.
+// and the provider's hooks: its requests go to api_url with the key, and
+// name E2B in the user agent.
 func TestDefinitionConfigure(t *testing.T) {
 	var mu sync.Mutex
 	var got http.Header
@@ -33,7 +33,7 @@ func TestDefinitionConfigure(t *testing.T) {
 	plat, err := def.Configure(context.Background(), platform.Config{
 		Settings:   map[string]string{"api_key": "k1", "api_url": srv.URL, "tier": TierPro},
 		MaxRetries: 0, UserAgent: "terraform-provider-sbx/test",
-		Hooks: platform.Hooks{HTTPClient: srv.Client(), PollInterval: time.Millisecond},
+		Hooks: platform.Hooks{PollInterval: time.Millisecond},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/sandboxinventory"
 )
 
 var _ platform.Inventory = (*Platform)(nil)
@@ -19,8 +20,8 @@ var uncheckedKinds = []platform.UncheckedKind{
 
 // inventory is E2B's inventory: sandboxes (running or paused) carry the
 // provider's labels in their metadata; nothing else does.
-func (p *Platform) inventory() platform.SandboxInventory {
-	return platform.SandboxInventory{Platform: "e2b", Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
+func (p *Platform) inventory() sandboxinventory.Inventory {
+	return sandboxinventory.Inventory{Platform: "e2b", Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
 }
 
 // ListManaged implements platform.Inventory: every running or paused

@@ -9,17 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // e2bLagClock is the fake's clock, moved only by the waits the client asks
 // for: a wait is recorded and advances the clock, so a listing lag passes
 // exactly as far as the client's backoff has waited, and nothing sleeps.
 type e2bLagClock struct {
-	*retention.FakeClock
+	*clock.Fake
 	mu    sync.Mutex
 	waits []time.Duration
 }
@@ -43,7 +43,7 @@ func (c *e2bLagClock) waited() []time.Duration {
 // when no LookupSleep is set) move the fake's clock.
 func e2bLagPlatform(t *testing.T, lag time.Duration) (*Platform, *e2bfake.Server, *e2bLagClock) {
 	t.Helper()
-	clock := &e2bLagClock{FakeClock: retention.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
+	clock := &e2bLagClock{Fake: clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 	fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bTestKey, Clock: clock, ListLag: lag, BuildPolls: 1})
 	p, err := New(Config{
 		APIKey: e2bTestKey, APIURL: fake.URL(), Tier: TierPro, MaxRetries: 4,

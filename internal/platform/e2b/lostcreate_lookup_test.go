@@ -7,17 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // Config.LookupSleep, when set, is what the lookups wait with (not Sleep),
 // and a context that ends while they wait stops them: the create fails at
 // once, still saying it may have happened, and is not sent again.
 func TestLostCreateLookupSleepAndContextOnFake(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bTestKey, Clock: clock, ListLag: time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -42,7 +43,7 @@ func TestLostCreateLookupSleepAndContextOnFake(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Create = %v, want the cancellation", err)
 	}
-	var lost *platform.LostCreateError
+	var lost *lostcreate.Error
 	if !errors.As(err, &lost) || !errors.Is(err, rest.ErrMaybeApplied) || lost.Waited != time.Second {
 		t.Errorf("error does not say the volume may have been made and that the lookups stopped after 1s: %v", err)
 	}
@@ -55,13 +56,13 @@ func TestLostCreateLookupSleepAndContextOnFake(t *testing.T) {
 }
 
 // The lookups after a lost answer wait 1, 2, 4 and 5 s: a few lookups,
-// twice as far apart each time, over platform.LostCreateBound (12 s) in all.
+// twice as far apart each time, over lostcreate.Bound (12 s) in all.
 func TestFindLostSchedule(t *testing.T) {
 	var waits []time.Duration
 	p := &Platform{lookupSleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
 	lookups := 0
 	found, waited, err := p.findLost(context.Background(), func(context.Context) (bool, error) { lookups++; return false, nil })
-	if found || err != nil || waited != platform.LostCreateBound || lookups != 5 {
+	if found || err != nil || waited != lostcreate.Bound || lookups != 5 {
 		t.Errorf("findLost = %v, %s, %v after %d lookups; want not found after 12s and 5 lookups", found, waited, err, lookups)
 	}
 	if want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second}; !slices.Equal(waits, want) {

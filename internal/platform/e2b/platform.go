@@ -40,7 +40,7 @@ type Config struct {
 	// PollSleep waits between build status polls; default: Sleep, else the timer.
 	PollSleep func(ctx context.Context, d time.Duration) error
 	// LookupSleep waits between the lookups for an object whose create
-	// answer was lost (see platform.LostCreateBound); default: Sleep, else the timer.
+	// answer was lost (see lostcreate.Bound); default: Sleep, else the timer.
 	LookupSleep func(ctx context.Context, d time.Duration) error
 	// HTTPClient is optional (tests).
 	HTTPClient *http.Client

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -58,11 +60,11 @@ func (s *sandboxes) createOnce(ctx context.Context, body newSandbox, name string
 	if !errors.Is(err, rest.ErrMaybeApplied) {
 		return "", err
 	}
-	found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+	found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 	if found != nil {
 		return found.ID, nil
 	}
-	what, find := platform.LostSandbox(name, "E2B", "its metadata holds", marks)
+	what, find := lostcreate.DescribeSandbox(name, "E2B", "its metadata holds", marks)
 	return "", lostCreate(what, err, waited, ferr, find)
 }
 
@@ -119,7 +121,7 @@ func (s *sandboxes) volumeIDs(ctx context.Context, d sandboxDetail) map[string]s
 func (s *sandboxes) detail(ctx context.Context, id string) (sandboxDetail, error) {
 	var d sandboxDetail
 	_, err := s.p.do(ctx, "GET", "/sandboxes/"+pathID(id), nil, nil, &d)
-	return d, platform.NotFoundFromREST(err, "sandbox", id)
+	return d, restplatform.NotFound(err, "sandbox", id)
 }
 
 // Get implements platform.SandboxService.
@@ -197,7 +199,7 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 		return nil, fmt.Errorf("sandbox %s: cannot move to state %q", id, state)
 	}
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+		return nil, restplatform.NotFound(err, "sandbox", id)
 	}
 	sb, err := s.Get(ctx, id)
 	if err != nil {
@@ -275,11 +277,11 @@ func (s *sandboxes) setNetwork(ctx context.Context, id string, n platform.Networ
 		}()
 		if err := s.resume(ctx, id, d); err != nil {
 			return fmt.Errorf("resume the %s sandbox to change its network (E2B changes it only on a running sandbox): %w",
-				d.State, platform.NotFoundFromREST(err, "sandbox", id))
+				d.State, restplatform.NotFound(err, "sandbox", id))
 		}
 	}
 	_, err = s.p.do(ctx, "PUT", "/sandboxes/"+pathID(id)+"/network", nil, networkUpdateRequest(n), nil)
-	return platform.NotFoundFromREST(err, "sandbox", id)
+	return restplatform.NotFound(err, "sandbox", id)
 }
 
 // pauseAfterGrace bounds the pause that puts back a box resumed for a
@@ -295,7 +297,7 @@ func (s *sandboxes) pauseAfter(ctx context.Context, id string, memory bool) erro
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), pauseAfterGrace)
 		defer cancel()
 	}
-	return platform.NotFoundFromREST(s.pause(ctx, id, memory), "sandbox", id)
+	return restplatform.NotFound(s.pause(ctx, id, memory), "sandbox", id)
 }
 
 // setLifecycle changes the timeout in place, refusing any other change.
@@ -321,7 +323,7 @@ func (s *sandboxes) setLifecycle(ctx context.Context, id string, lc platform.Lif
 	if d.State == "running" {
 		body := timeoutRequest{Timeout: createTimeout(lc)}
 		if _, err := s.p.do(ctx, "POST", "/sandboxes/"+pathID(id)+"/timeout", nil, body, nil); err != nil {
-			return nil, platform.NotFoundFromREST(err, "sandbox", id)
+			return nil, restplatform.NotFound(err, "sandbox", id)
 		}
 	}
 	sb, err := s.Get(ctx, id)

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // TestSandboxOnTimeoutStopOnFake: on_timeout = "stop" is E2B's pause
@@ -15,7 +15,7 @@ import (
 // is read back as stop (E2B reports it as a pause) and on the timeout the
 // box is paused without its memory.
 func TestSandboxOnTimeoutStopOnFake(t *testing.T) {
-	clock := retention.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	p, fake := e2bTestPlatform(t, e2bfake.Options{Clock: clock})
 	ctx := context.Background()
 	tpl := e2bTestTemplate(t, p)

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -67,7 +68,7 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (sna
 			resumed = true
 			if err := boxes.resume(ctx, spec.SandboxID, d); err != nil {
 				return nil, fmt.Errorf("resume the %s sandbox to snapshot it (E2B snapshots only running sandboxes): %w",
-					d.State, platform.NotFoundFromREST(err, "sandbox", spec.SandboxID))
+					d.State, restplatform.NotFound(err, "sandbox", spec.SandboxID))
 			}
 		}
 		made, retry, err := s.take(ctx, spec, attempt)
@@ -129,7 +130,7 @@ func (s *snapshots) snapshotRefused(ctx context.Context, id string, err error) e
 	}
 	d, gerr := (&sandboxes{p: s.p}).detail(ctx, id)
 	if gerr != nil || d.State == "running" {
-		return platform.NotFoundFromREST(err, "sandbox", id)
+		return restplatform.NotFound(err, "sandbox", id)
 	}
 	return fmt.Errorf("sandbox %s was %s while it was being snapshotted (E2B snapshots only running sandboxes); "+
 		"apply again", id, d.State)

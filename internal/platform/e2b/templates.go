@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -363,7 +364,7 @@ func buildFailure(buildID string, info templateBuildInfo, steps []templateStep, 
 func (t *templates) Get(ctx context.Context, id string) (*platform.Template, error) {
 	w, err := t.read(ctx, id)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "template", id)
+		return nil, restplatform.NotFound(err, "template", id)
 	}
 	return templateFromBuilds(w), nil
 }

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // e2bPagingPageSize is the fake's page of builds, as E2B's: 100 by default
@@ -15,15 +15,15 @@ import (
 const e2bPagingPageSize = 100
 
 // e2bPagingPlatform is a platform over a fake with a settable clock.
-func e2bPagingPlatform(t *testing.T) (*Platform, *e2bfake.Server, *retention.FakeClock) {
+func e2bPagingPlatform(t *testing.T) (*Platform, *e2bfake.Server, *clock.Fake) {
 	t.Helper()
-	clock := retention.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	p, fake := e2bTestPlatform(t, e2bfake.Options{Clock: clock, BuildPolls: 1})
 	return p, fake, clock
 }
 
 // e2bPagingFailedRebuilds adds n failed builds to the template, a minute apart.
-func e2bPagingFailedRebuilds(ctx context.Context, t *testing.T, p *Platform, fake *e2bfake.Server, clock *retention.FakeClock, id string, spec platform.TemplateSpec, n int) {
+func e2bPagingFailedRebuilds(ctx context.Context, t *testing.T, p *Platform, fake *e2bfake.Server, clock *clock.Fake, id string, spec platform.TemplateSpec, n int) {
 	t.Helper()
 	for i := 0; i < n; i++ {
 		clock.Advance(time.Minute)

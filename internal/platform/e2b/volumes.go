@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -85,7 +86,7 @@ func (v *volumes) Create(ctx context.Context, spec platform.VolumeSpec) (*platfo
 func (v *volumes) Get(ctx context.Context, id string) (*platform.Volume, error) {
 	var out volumeAPI
 	if _, err := v.p.do(ctx, "GET", "/volumes/"+pathID(id), nil, nil, &out); err != nil {
-		return nil, volumesBeta(platform.NotFoundFromREST(err, "volume", id))
+		return nil, volumesBeta(restplatform.NotFound(err, "volume", id))
 	}
 	vol := volumeFromAPI(out)
 	attached, err := v.attachedTo(ctx, vol.Name)

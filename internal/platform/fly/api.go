@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -115,7 +115,7 @@ func (p *Platform) waitMachine(ctx context.Context, id, instanceID, state string
 			return nil
 		}
 		if !rest.IsStatus(err, http.StatusRequestTimeout) {
-			return platform.NotFoundFromREST(err, "sandbox", id)
+			return restplatform.NotFound(err, "sandbox", id)
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("waiting for machine %s to be %s: %w", id, state, ctx.Err())

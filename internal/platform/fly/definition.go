@@ -5,11 +5,12 @@ import (
 	"os"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 )
 
 // Definition is Fly.io as the provider registers it: the fly {} block.
 func Definition() platform.Definition {
-	url := platform.APIURLSetting("Fly", DefaultAPIURL, "FLY_API_URL")
+	url := restplatform.APIURLSetting("Fly", DefaultAPIURL, "FLY_API_URL")
 	url.Description = "Fly Machines API host; requests go to its `/v1` paths."
 	url.Env = nil
 	return platform.Definition{
@@ -82,7 +83,7 @@ func configure(_ context.Context, cfg platform.Config) (platform.Platform, error
 		Region: cfg.Settings["region"], APIURL: cfg.Settings["api_url"],
 		MaxRetries: cfg.MaxRetries, UserAgent: cfg.UserAgent + " (+fly)",
 		Sleep: cfg.Hooks.Sleep, PollSleep: cfg.Hooks.PollSleep,
-		HTTPClient: cfg.Hooks.HTTPClient, PollInterval: cfg.Hooks.PollInterval,
+		PollInterval: cfg.Hooks.PollInterval,
 	})
 }
 

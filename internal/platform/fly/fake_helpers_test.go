@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 const (
@@ -20,14 +20,14 @@ var t0 = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 type fixture struct {
 	srv   *flyfake.Server
 	p     *Platform
-	clock *retention.FakeClock
+	clock *clock.Fake
 }
 
 // newFixture starts a fake on a fake clock and a platform on it that never
 // sleeps; cfg fills the platform's settings the fixture leaves open.
 func newFixture(t *testing.T, opts flyfake.Options, cfg Config) *fixture {
 	t.Helper()
-	clock := retention.NewFakeClock(t0)
+	clock := clock.NewFake(t0)
 	if opts.Clock == nil {
 		opts.Clock = clock
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/sandboxinventory"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -176,7 +177,7 @@ func (p *Platform) Capabilities() platform.Capabilities { return capabilities() 
 // Extensions implements platform.Platform.
 func (p *Platform) Extensions() platform.Extensions {
 	return platform.Extensions{
-		Inventory: platform.SandboxInventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: []platform.UncheckedKind{
+		Inventory: sandboxinventory.Inventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: []platform.UncheckedKind{
 			{Kind: platform.KindTemplate, Reason: "a Fly template is a record in state only (an image reference); nothing exists on Fly"},
 			{Kind: platform.KindVolume, Reason: "Fly volumes carry no labels"},
 			{Kind: platform.KindSnapshot, Reason: "Fly volume snapshots carry no labels and cannot be deleted"},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 )
 
 var _ platform.CommandRunner = (*Platform)(nil)
@@ -86,7 +87,7 @@ func (p *Platform) Exec(ctx context.Context, id string, spec platform.ExecSpec) 
 // one that is not started says which state it is in (Fly runs commands in
 // a started machine only).
 func (p *Platform) execErr(ctx context.Context, id string, err error) error {
-	if nf := platform.NotFoundFromREST(err, "sandbox", id); platform.IsNotFound(nf) {
+	if nf := restplatform.NotFound(err, "sandbox", id); platform.IsNotFound(nf) {
 		return nf
 	}
 	m, rerr := (&sandboxes{p: p}).read(ctx, id)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -141,10 +143,10 @@ func (s *sandboxes) Create(ctx context.Context, spec platform.SandboxSpec) (*pla
 		}
 		// flyctl: a 408 on create may have made the machine. Find it by
 		// this create's token before anything else; never send it again.
-		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 		if found == nil {
-			what, find := platform.LostSandbox(spec.Name, "Fly", "its metadata holds", marks)
-			return nil, &platform.LostCreateError{What: what, Err: err, Waited: waited, Lookup: ferr, Find: find,
+			what, find := lostcreate.DescribeSandbox(spec.Name, "Fly", "its metadata holds", marks)
+			return nil, &lostcreate.Error{What: what, Err: err, Waited: waited, Lookup: ferr, Find: find,
 				NotListed: fmt.Sprintf("After looking for it for %s, Fly still does not list it.", waited)}
 		}
 		created.ID = found.ID
@@ -238,7 +240,7 @@ func (s *sandboxes) read(ctx context.Context, id string) (*machine, error) {
 	var m machine
 	_, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &m)
 	if err != nil {
-		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+		return nil, restplatform.NotFound(err, "sandbox", id)
 	}
 	if m.State == flyDestroyed || m.State == flyDestroying {
 		return nil, &platform.NotFoundError{Kind: "sandbox", ID: id}
@@ -320,7 +322,7 @@ func (s *sandboxes) SetState(ctx context.Context, id string, state platform.Sand
 		}
 		if _, err := s.p.do(ctx, http.MethodPost, s.p.itemPath("machines", id, action), nil, nil, nil); err != nil {
 			if action != "start" || !stillActive(err) {
-				return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+				return nil, fmt.Errorf("%s machine %s: %s", action, id, flyError(restplatform.NotFound(err, "sandbox", id)))
 			}
 			// Fly says the machine is active: a "created" machine the
 			// provider did not mark (see labelLaunch) was launching after
@@ -398,7 +400,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 		Config map[string]any `json:"config"`
 	}
 	if _, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("machines", id), nil, nil, &raw); err != nil {
-		return nil, platform.NotFoundFromREST(err, "sandbox", id)
+		return nil, restplatform.NotFound(err, "sandbox", id)
 	}
 	cfg := raw.Config
 	if cfg == nil {
@@ -450,7 +452,7 @@ func (s *sandboxes) Update(ctx context.Context, id string, change platform.Sandb
 		_, err = s.p.doRepeatable(ctx, http.MethodPost, s.p.itemPath("machines", id), body, &updated)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(platform.NotFoundFromREST(err, "sandbox", id)))
+		return nil, fmt.Errorf("updating machine %s: %s", id, flyError(restplatform.NotFound(err, "sandbox", id)))
 	}
 	want := toSandbox(m).Status
 	switch want {
@@ -629,7 +631,7 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 	var taken *machine
 	// Fly's list may lag the create that took the name: look again, with
 	// the lost-create backoff, before saying it is not listed.
-	_, waited, err := platform.FindLost(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
+	_, waited, err := lostcreate.Find(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
 		var ms []machine
 		if _, err := s.p.do(ctx, http.MethodGet, s.p.appPath("machines"), nil, nil, &ms); err != nil {
 			return false, fmt.Errorf("looking for the machine named %q: %w", name, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -159,7 +160,7 @@ func TestSandboxLostCreate(t *testing.T) {
 		f := newFixture(t, flyfake.Options{}, Config{})
 		f.srv.Inject("POST /apps/{app_name}/machines", flyfake.Fault{DropBeforeHandling: true, Times: 10})
 		_, err := f.p.Sandboxes().Create(context.Background(), platform.SandboxSpec{TemplateID: f.template(t), Marks: platform.NewMarks("o")})
-		var lost *platform.LostCreateError
+		var lost *lostcreate.Error
 		if !errors.As(err, &lost) || !errors.Is(err, rest.ErrMaybeApplied) || f.srv.MachineCreates() != 0 {
 			t.Fatalf("err %v, creates %d", err, f.srv.MachineCreates())
 		}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -38,7 +40,7 @@ func parseSnapshotID(id string) (volumeID, snapID string) {
 func (s *snapshots) list(ctx context.Context, volumeID string) ([]volumeSnapshot, error) {
 	var out []volumeSnapshot
 	if _, err := s.p.do(ctx, http.MethodGet, s.p.itemPath("volumes", volumeID, "snapshots"), nil, nil, &out); err != nil {
-		return nil, platform.NotFoundFromREST(err, "volume", volumeID)
+		return nil, restplatform.NotFound(err, "volume", volumeID)
 	}
 	return out, nil
 }
@@ -100,12 +102,12 @@ func (s *snapshots) Create(ctx context.Context, spec platform.SnapshotSpec) (*pl
 		// Look for it as for any lost create; not found, it is not sent
 		// again.
 		createErr := err
-		found, waited, ferr := platform.FindLost(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
+		found, waited, ferr := lostcreate.Find(ctx, s.p.lookupSleep, func(ctx context.Context) (bool, error) {
 			sn, err := fresh(ctx)
 			return sn != nil, err
 		})
 		if !found {
-			return nil, &platform.LostCreateError{What: "snapshot of volume " + spec.VolumeID, Err: createErr, Waited: waited, Lookup: ferr,
+			return nil, &lostcreate.Error{What: "snapshot of volume " + spec.VolumeID, Err: createErr, Waited: waited, Lookup: ferr,
 				NotListed: fmt.Sprintf("After looking for it for %s, Fly lists no new snapshot of the volume.", waited),
 				Find:      "If it was made, the sbx_snapshots data source lists it (volume_id = \"" + spec.VolumeID + "\"); apply again to take another."}
 		}

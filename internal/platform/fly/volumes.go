@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/restplatform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
@@ -20,7 +22,7 @@ type volumes struct{ p *Platform }
 func (v *volumes) get(ctx context.Context, id string) (*volume, error) {
 	var vol volume
 	if _, err := v.p.do(ctx, http.MethodGet, v.p.itemPath("volumes", id), nil, nil, &vol); err != nil {
-		return nil, platform.NotFoundFromREST(err, "volume", id)
+		return nil, restplatform.NotFound(err, "volume", id)
 	}
 	if gone(vol.State) {
 		return nil, &platform.NotFoundError{Kind: "volume", ID: id}
@@ -143,7 +145,7 @@ func (v *volumes) Update(ctx context.Context, id string, change platform.VolumeU
 	if change.SnapshotRetentionDays != nil {
 		body := map[string]any{"snapshot_retention": *change.SnapshotRetentionDays}
 		if _, err := v.p.do(ctx, http.MethodPut, v.p.itemPath("volumes", id), nil, body, nil); err != nil {
-			return nil, fmt.Errorf("updating volume %s: %s", id, flyError(platform.NotFoundFromREST(err, "volume", id)))
+			return nil, fmt.Errorf("updating volume %s: %s", id, flyError(restplatform.NotFound(err, "volume", id)))
 		}
 	}
 	if change.SizeGB != nil {
@@ -164,7 +166,7 @@ func (v *volumes) Update(ctx context.Context, id string, change platform.VolumeU
 				// (the volume is no longer smaller): the volume says
 				// whether the extend landed.
 				if now, gerr := v.get(ctx, id); gerr != nil || now.SizeGB < *change.SizeGB {
-					return nil, fmt.Errorf("extending volume %s: %s", id, flyError(platform.NotFoundFromREST(err, "volume", id)))
+					return nil, fmt.Errorf("extending volume %s: %s", id, flyError(restplatform.NotFound(err, "volume", id)))
 				}
 				// Whether Fly wanted a restart was in the lost answer: a
 				// started machine mounting it is restarted so it surely
@@ -310,7 +312,7 @@ func (v *volumes) restorableSnapshot(ctx context.Context, id string) (int64, err
 	return snapshotGB(sn), nil
 }
 
-// findLost looks, with platform.FindLost's backoff, for the volume a create
+// findLost looks, with lostcreate.Find's backoff, for the volume a create
 // whose answer was lost (createErr) made: the one volume called name that
 // was not listed before the create. Two new ones (another create of the
 // name meanwhile) cannot be told apart, and neither is adopted.
@@ -321,7 +323,7 @@ func (v *volumes) findLost(ctx context.Context, name string, before []platform.V
 	}
 	var found *volume
 	var ambiguous []string
-	_, waited, err := platform.FindLost(ctx, v.p.lookupSleep, func(ctx context.Context) (bool, error) {
+	_, waited, err := lostcreate.Find(ctx, v.p.lookupSleep, func(ctx context.Context) (bool, error) {
 		now, err := v.List(ctx, platform.VolumeFilter{Name: name})
 		if err != nil {
 			return false, err
@@ -350,6 +352,6 @@ func (v *volumes) findLost(ctx context.Context, name string, before []platform.V
 	if len(ambiguous) > 0 {
 		find = fmt.Sprintf("Volumes %v of that name appeared meanwhile, and Fly does not say which is this create's; none was adopted. %s", ambiguous, find)
 	}
-	return nil, &platform.LostCreateError{What: fmt.Sprintf("volume %q", name), Err: createErr, Waited: waited, Lookup: err, Find: find,
+	return nil, &lostcreate.Error{What: fmt.Sprintf("volume %q", name), Err: createErr, Waited: waited, Lookup: err, Find: find,
 		NotListed: fmt.Sprintf("After looking for it for %s, Fly lists no new volume of that name.", waited)}
 }

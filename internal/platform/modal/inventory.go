@@ -1,6 +1,9 @@
 package modal
 
-import "github.com/sbxhq/terraform-provider-sbx/internal/platform"
+import (
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/sandboxinventory"
+)
 
 // uncheckedKinds are the Modal objects that carry no tags: nothing on them
 // says the provider made them, or for whom, and Modal lists neither images
@@ -13,6 +16,6 @@ var uncheckedKinds = []platform.UncheckedKind{
 
 // inventory is Modal's inventory: the app's running boxes carry the
 // provider's marks in their tags; nothing else carries any.
-func (p *Platform) inventory() platform.SandboxInventory {
-	return platform.SandboxInventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
+func (p *Platform) inventory() sandboxinventory.Inventory {
+	return sandboxinventory.Inventory{Platform: platformName, Sandboxes: &sandboxes{p: p}, Unchecked: uncheckedKinds}
 }

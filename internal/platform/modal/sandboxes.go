@@ -11,6 +11,7 @@ import (
 	modal "github.com/modal-labs/modal-client/go"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/lostcreate"
 )
 
 // platformRunning is the PlatformStatus of every box read: Modal has no
@@ -144,12 +145,12 @@ func (s *sandboxes) createFailed(ctx context.Context, spec platform.SandboxSpec,
 	case isAlreadyExists(err) && spec.Name != "":
 		return s.nameTaken(ctx, spec.Name, marks)
 	case mayHaveApplied(err):
-		found, waited, ferr := platform.FindLostSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
+		found, waited, ferr := lostcreate.FindSandbox(ctx, s.p.lookupSleep, s, marks.CreateToken)
 		if found != nil {
 			return s.afterCreate(ctx, found.ID)
 		}
-		what, find := platform.LostSandbox(spec.Name, "Modal", "its tags hold", marks)
-		return nil, &platform.LostCreateError{What: what, Err: translate(err), Waited: waited, Lookup: ferr, Find: find,
+		what, find := lostcreate.DescribeSandbox(spec.Name, "Modal", "its tags hold", marks)
+		return nil, &lostcreate.Error{What: what, Err: translate(err), Waited: waited, Lookup: ferr, Find: find,
 			NotListed: fmt.Sprintf("After looking for it for %s, Modal does not list it.", waited)}
 	}
 	return nil, fmt.Errorf("creating the Modal sandbox: %w", translate(err))

@@ -55,7 +55,7 @@ type ClientRule string
 
 const (
 	// ClientREST is the REST client (internal/rest) and its lost-create
-	// lookups (platform.FindLost): a 429 is retried on any request; 5xx
+	// lookups (lostcreate.Find): a 429 is retried on any request; 5xx
 	// and lost connections only on idempotent ones; a non-idempotent
 	// request that may have acted fails with rest.ErrMaybeApplied, except
 	// a create, whose object is looked up by its create token: found (the

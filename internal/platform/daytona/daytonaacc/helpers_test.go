@@ -15,12 +15,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // dtnAccKey is the API key the fakes of these tests accept.
@@ -61,7 +61,7 @@ var dtnAccFactories = dtnFactories(provider.Options{Hooks: acctest.NoWaitHooks()
 // which runs on clock, sees the time pass (Daytona refuses to activate a
 // template for 10 minutes after its deactivation: the provider waits it
 // out).
-func dtnClockHooks(clock *retention.FakeClock) platform.Hooks {
+func dtnClockHooks(clock *clock.Fake) platform.Hooks {
 	h := acctest.NoWaitHooks()
 	advance := func(ctx context.Context, d time.Duration) error {
 		clock.Advance(d)

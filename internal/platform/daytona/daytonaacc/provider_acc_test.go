@@ -14,9 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // dtnOneBox is a template and one box of it.
@@ -99,7 +99,7 @@ func TestAccDaytonaCreateRateLimitStorm(t *testing.T) {
 // waits move the clock), and the apply makes exactly 5 boxes.
 func TestAccDaytonaCreateThrottled(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake, _ := dtnAccFake(t, daytonafake.Options{Clock: clock, CreateRateLimit: 2})
 	cfg := dtnProviderBlock(fake, "  max_retries = 20\n")
 	config := cfg + dtnTemplateHCL("throttled-tpl") + `
@@ -207,7 +207,7 @@ var dtnInPlaceNone = resource.ConfigPlanChecks{PreApply: dtnEmptyAfterApply.Post
 // crosses one, and the refresh after the apply would see the deadline move.
 func TestAccDaytonaExample(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake, _ := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	dir := acctest.ExampleWithOverride(t, "daytona", fmt.Sprintf(`provider "sbx" {
   daytona {

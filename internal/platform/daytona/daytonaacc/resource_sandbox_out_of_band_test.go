@@ -8,9 +8,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // dtnOOBConfig is a template and one box of it, kept running.
@@ -116,7 +116,7 @@ func TestAccDaytonaSandboxOutOfBandArchive(t *testing.T) {
 // state = "running" starts the same box again in place.
 func TestAccDaytonaSandboxAutoArchivedStartsInPlace(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	hooks := acctest.NoWaitHooks()
 	var id string

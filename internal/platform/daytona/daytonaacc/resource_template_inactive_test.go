@@ -10,9 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // dtnSnapshotState checks the state of the Daytona snapshot behind the
@@ -41,7 +41,7 @@ func dtnSnapshotState(fake *daytonafake.Server, want string) resource.TestCheckF
 // again (active on the fake, status ready, its deadline 14 days after the
 // activation, which counts as a use: clock tells the time); the next plan
 // is empty, and an hour later it is still active.
-func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, config string, deactivate func(id string)) []resource.TestStep {
+func dtnInactiveSteps(fake *daytonafake.Server, clock *clock.Fake, config string, deactivate func(id string)) []resource.TestStep {
 	var id string
 	return []resource.TestStep{
 		{
@@ -112,7 +112,7 @@ func dtnInactiveSteps(fake *daytonafake.Server, clock *retention.FakeClock, conf
 // out (its waits move the clock the fake runs on).
 func TestAccDaytonaTemplateInactiveActivated(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	var deactivatedAt time.Time
 	resource.ParallelTest(t, resource.TestCase{
@@ -138,7 +138,7 @@ func TestAccDaytonaTemplateInactiveActivated(t *testing.T) {
 // provider's waits move it.
 func TestAccDaytonaTemplateDeactivatedAfter14Days(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: dtnFactories(provider.Options{Clock: clock, Hooks: dtnClockHooks(clock)}),
@@ -157,7 +157,7 @@ func TestAccDaytonaTemplateDeactivatedAfter14Days(t *testing.T) {
 // directory runs the CLI itself).
 func TestAccDaytonaTemplateInactiveWarning(t *testing.T) {
 	acctest.RequireTerraform(t)
-	clock := retention.NewFakeClock(time.Now().UTC().Truncate(time.Second))
+	clock := clock.NewFake(time.Now().UTC().Truncate(time.Second))
 	fake, cfg := dtnAccFake(t, daytonafake.Options{Clock: clock})
 	// Registered first, run last: after the second state's destroy.
 	t.Cleanup(func() {

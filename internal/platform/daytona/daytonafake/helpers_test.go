@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 const testKey = "dtn_test_key"
@@ -34,9 +34,9 @@ func newFakeAPI(t *testing.T, srv *Server) *fakeAPI {
 }
 
 // newTest starts a fake on a fake clock with a client for it.
-func newTest(t *testing.T, opts Options) (*Server, *fakeAPI, *retention.FakeClock) {
+func newTest(t *testing.T, opts Options) (*Server, *fakeAPI, *clock.Fake) {
 	t.Helper()
-	clock := retention.NewFakeClock(t0)
+	clock := clock.NewFake(t0)
 	if opts.Clock == nil {
 		opts.Clock = clock
 	}

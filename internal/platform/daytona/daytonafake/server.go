@@ -20,7 +20,7 @@ import (
 // Options configure a fake.
 type Options struct {
 	// Clock drives auto-stop/archive/delete and snapshot deactivation;
-	// retention.FakeClock fits. Default: the wall clock.
+	// clock.Fake fits. Default: the wall clock.
 	Clock interface{ Now() time.Time }
 	// APIKey is the only bearer token the fake accepts.
 	APIKey string

@@ -10,9 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
 )
 
 // e2bResumeConfig is one box on the E2B fake (tier pro) with the given
@@ -70,7 +70,7 @@ func e2bResumeCheckEnd(fake *e2bfake.Server, want func() time.Time) resource.Tes
 func TestAccSandboxE2BResumeKeepsTimeout(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t0 := time.Now().UTC().Truncate(time.Second)
-	clock := retention.NewFakeClock(t0)
+	clock := clock.NewFake(t0)
 	fake, providerConfig := e2bAccFake(t, e2bfake.Options{Clock: clock})
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 func TestE2BFakeSnapshotPagination(t *testing.T) {
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 1})
 	api := newFakeAPI(t, srv)
 	api.readyTemplate("base")
@@ -99,7 +99,7 @@ func TestE2BFakeSnapshotPagination(t *testing.T) {
 }
 
 func TestE2BFakeSandboxListPagination(t *testing.T) {
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 1})
 	api := newFakeAPI(t, srv)
 	api.readyTemplate("base")
@@ -170,7 +170,7 @@ func TestE2BFakeTimeoutExpiry(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			clock := retention.NewFakeClock(epoch)
+			clock := clock.NewFake(epoch)
 			srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 1})
 			api := newFakeAPI(t, srv)
 			api.readyTemplate("base")

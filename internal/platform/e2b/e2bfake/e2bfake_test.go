@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 var epoch = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 
 func TestE2BFakeTemplateBuild(t *testing.T) {
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 3})
 	api := newFakeAPI(t, srv)
 
@@ -128,7 +128,7 @@ func TestE2BFakeTemplateBuild(t *testing.T) {
 }
 
 func TestE2BFakeSandboxLifecycle(t *testing.T) {
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 1})
 	api := newFakeAPI(t, srv)
 	templateID := api.readyTemplate("base")

@@ -4,13 +4,13 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // A build from a template that does not exist is accepted and fails at its
 // "base" step, as E2B resolves fromTemplate once the build has started.
 func TestE2BFakeBuildFromMissingTemplate(t *testing.T) {
-	srv := New(t, Options{APIKey: testKey, Clock: retention.NewFakeClock(epoch), BuildPolls: 1})
+	srv := New(t, Options{APIKey: testKey, Clock: clock.NewFake(epoch), BuildPolls: 1})
 	api := newFakeAPI(t, srv)
 
 	var base templateRequestResponseV3

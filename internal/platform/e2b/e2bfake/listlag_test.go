@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // TestE2BFakeListLag: with Options.ListLag, every list endpoint leaves out
@@ -14,7 +14,7 @@ import (
 // A create whose answer was dropped after handling is lagged the same way.
 func TestE2BFakeListLag(t *testing.T) {
 	const lag = 10 * time.Second
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	srv := New(t, Options{APIKey: testKey, Clock: clock, BuildPolls: 1, ListLag: lag})
 	api := newFakeAPI(t, srv)
 

@@ -20,7 +20,7 @@ import (
 
 // Options configure a fake.
 type Options struct {
-	// Clock decides when sandboxes time out; retention.FakeClock fits.
+	// Clock decides when sandboxes time out; clock.Fake fits.
 	// Default: the wall clock.
 	Clock interface{ Now() time.Time }
 	// APIKey is the only X-API-Key the fake accepts.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // buildStatus reads a build's status once (each read advances a started
@@ -80,10 +80,10 @@ func TestE2BFakeBuildPassesThroughItsStates(t *testing.T) {
 func TestE2BFakeSelfPauseIsObservedByReads(t *testing.T) {
 	starts := []struct {
 		name  string
-		pause func(srv *Server, clock *retention.FakeClock, id string)
+		pause func(srv *Server, clock *clock.Fake, id string)
 	}{
-		{"out of band", func(srv *Server, _ *retention.FakeClock, id string) { srv.PauseOutOfBand(id) }},
-		{"at its timeout", func(_ *Server, clock *retention.FakeClock, _ string) { clock.Advance(2 * time.Minute) }},
+		{"out of band", func(srv *Server, _ *clock.Fake, id string) { srv.PauseOutOfBand(id) }},
+		{"at its timeout", func(_ *Server, clock *clock.Fake, _ string) { clock.Advance(2 * time.Minute) }},
 	}
 	reads := []struct {
 		name string
@@ -108,7 +108,7 @@ func TestE2BFakeSelfPauseIsObservedByReads(t *testing.T) {
 	for _, start := range starts {
 		for _, read := range reads {
 			t.Run(start.name+", read by "+read.name, func(t *testing.T) {
-				clock := retention.NewFakeClock(epoch)
+				clock := clock.NewFake(epoch)
 				srv := New(t, Options{APIKey: testKey, Clock: clock, PauseReads: 2})
 				api := newFakeAPI(t, srv)
 				api.readyTemplate("base")

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/retention"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 const (
@@ -23,12 +23,12 @@ var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 type env struct {
 	t     *testing.T
 	s     *Server
-	clock *retention.FakeClock
+	clock *clock.Fake
 }
 
 func newEnv(t *testing.T, mod func(*Options)) *env {
 	t.Helper()
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	opts := Options{Clock: clock, APIToken: testToken, Apps: []string{testApp}}
 	if mod != nil {
 		mod(&opts)
@@ -175,7 +175,7 @@ func (r *recordingTB) recorded() []string {
 // newRecordingEnv is newEnv whose fake reports to a recordingTB.
 func newRecordingEnv(t *testing.T) (*env, *recordingTB) {
 	rec := &recordingTB{TB: t}
-	clock := retention.NewFakeClock(epoch)
+	clock := clock.NewFake(epoch)
 	return &env{t: t, s: New(rec, Options{Clock: clock, APIToken: testToken, Apps: []string{testApp}}), clock: clock}, rec
 }
 

@@ -22,7 +22,7 @@ import (
 // Options configure a fake.
 type Options struct {
 	// Clock drives automatic daily volume snapshots, their expiry and the
-	// timestamps the fake writes; retention.FakeClock fits. Default: the wall
+	// timestamps the fake writes; clock.Fake fits. Default: the wall
 	// clock. Rate limits are measured on the wall clock whatever Clock is.
 	Clock interface{ Now() time.Time }
 	// APIToken is the only token the fake accepts, sent as

@@ -1,4 +1,4 @@
-package platform
+package lostcreate
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func TestFindLost(t *testing.T) {
+func TestFind(t *testing.T) {
 	boom := errors.New("boom")
 	tests := []struct {
 		name       string
@@ -20,7 +20,7 @@ func TestFindLost(t *testing.T) {
 		wantWaits  []time.Duration
 		wantErr    error
 	}{
-		{name: "never found", wantWaited: LostCreateBound,
+		{name: "never found", wantWaited: Bound,
 			wantWaits: []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second}},
 		{name: "found at once", foundAt: 1, wantFound: true},
 		{name: "found at the third lookup", foundAt: 3, wantFound: true, wantWaited: 3 * time.Second,
@@ -40,9 +40,9 @@ func TestFindLost(t *testing.T) {
 				lookups++
 				return lookups == tt.foundAt, tt.lookupErr
 			}
-			found, waited, err := FindLost(context.Background(), sleep, find)
+			found, waited, err := Find(context.Background(), sleep, find)
 			if found != tt.wantFound || waited != tt.wantWaited || !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
-				t.Errorf("FindLost = %v, %s, %v; want %v, %s, %v", found, waited, err, tt.wantFound, tt.wantWaited, tt.wantErr)
+				t.Errorf("Find = %v, %s, %v; want %v, %s, %v", found, waited, err, tt.wantFound, tt.wantWaited, tt.wantErr)
 			}
 			if len(waits) != len(tt.wantWaits) {
 				t.Fatalf("waits = %v, want %v", waits, tt.wantWaits)
@@ -56,25 +56,25 @@ func TestFindLost(t *testing.T) {
 	}
 }
 
-func TestLostCreateError(t *testing.T) {
+func TestError(t *testing.T) {
 	sent := errors.New("POST /boxes: no response")
 	tests := []struct {
 		name   string
-		err    *LostCreateError
+		err    *Error
 		want   []string
 		wraps  []error
 		absent string
 	}{
 		{
 			name: "not listed",
-			err:  &LostCreateError{What: `volume "data"`, Err: sent, Waited: 12 * time.Second, NotListed: "Still not listed.", Find: "Look for it."},
+			err:  &Error{What: `volume "data"`, Err: sent, Waited: 12 * time.Second, NotListed: "Still not listed.", Find: "Look for it."},
 			want: []string{`creating the volume "data": the answer was lost, so the volume "data" may have been made (POST /boxes: no response). `,
 				"Still not listed. The create was not sent again, so that it cannot make a second one. Look for it."},
 			wraps: []error{sent},
 		},
 		{
 			name:  "lookups stopped",
-			err:   &LostCreateError{What: "sandbox", Err: sent, Waited: time.Second, Lookup: context.Canceled, NotListed: "Still not listed.", Find: "Look for it."},
+			err:   &Error{What: "sandbox", Err: sent, Waited: time.Second, Lookup: context.Canceled, NotListed: "Still not listed.", Find: "Look for it."},
 			want:  []string{"Looking for it stopped after 1s: context canceled. ", "Look for it."},
 			wraps: []error{sent, context.Canceled}, absent: "Still not listed.",
 		},

@@ -1,22 +1,24 @@
-package platform
+package sandboxinventory
 
 import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // boxService is a SandboxService holding boxes in a map; only what the
 // inventory calls is implemented.
 type boxService struct {
-	SandboxService
-	boxes   map[string]Sandbox
+	platform.SandboxService
+	boxes   map[string]platform.Sandbox
 	listErr error
 	deleted []string
 }
 
-func (s *boxService) List(context.Context, SandboxFilter) ([]Sandbox, error) {
-	var out []Sandbox
+func (s *boxService) List(context.Context, platform.SandboxFilter) ([]platform.Sandbox, error) {
+	var out []platform.Sandbox
 	for _, id := range []string{"a", "b", "c", "d"} {
 		if sb, ok := s.boxes[id]; ok {
 			out = append(out, sb)
@@ -25,10 +27,10 @@ func (s *boxService) List(context.Context, SandboxFilter) ([]Sandbox, error) {
 	return out, s.listErr
 }
 
-func (s *boxService) Get(_ context.Context, id string) (*Sandbox, error) {
+func (s *boxService) Get(_ context.Context, id string) (*platform.Sandbox, error) {
 	sb, ok := s.boxes[id]
 	if !ok {
-		return nil, &NotFoundError{Kind: "sandbox", ID: id}
+		return nil, &platform.NotFoundError{Kind: "sandbox", ID: id}
 	}
 	return &sb, nil
 }
@@ -40,20 +42,20 @@ func (s *boxService) Delete(_ context.Context, id string) error {
 }
 
 func marked(owner, token string) map[string]string {
-	return map[string]string{LabelManaged: "true", LabelKind: KindSandbox, LabelName: "box-" + token, LabelOwner: owner, LabelCreateToken: token}
+	return map[string]string{platform.LabelManaged: "true", platform.LabelKind: platform.KindSandbox, platform.LabelName: "box-" + token, platform.LabelOwner: owner, platform.LabelCreateToken: token}
 }
 
-func testBoxes() map[string]Sandbox {
-	return map[string]Sandbox{
+func testBoxes() map[string]platform.Sandbox {
+	return map[string]platform.Sandbox{
 		"a": {ID: "a", Labels: marked("ci", "t1"), PlatformStatus: "running"},
 		"b": {ID: "b", Labels: map[string]string{"team": "by-hand"}},
-		"c": {ID: "c", Labels: map[string]string{LabelManaged: "true", LabelKind: KindVolume}},
+		"c": {ID: "c", Labels: map[string]string{platform.LabelManaged: "true", platform.LabelKind: platform.KindVolume}},
 		"d": {ID: "d", Labels: marked("", "t2"), PlatformStatus: "paused"},
 	}
 }
 
-func TestSandboxInventoryList(t *testing.T) {
-	unchecked := []UncheckedKind{{Kind: KindVolume, Reason: "no labels"}}
+func TestInventoryList(t *testing.T) {
+	unchecked := []platform.UncheckedKind{{Kind: platform.KindVolume, Reason: "no labels"}}
 	tests := []struct {
 		name    string
 		listErr error
@@ -65,7 +67,7 @@ func TestSandboxInventoryList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inv := SandboxInventory{Platform: "test", Sandboxes: &boxService{boxes: testBoxes(), listErr: tt.listErr}, Unchecked: unchecked}
+			inv := Inventory{Platform: "test", Sandboxes: &boxService{boxes: testBoxes(), listErr: tt.listErr}, Unchecked: unchecked}
 			got, err := inv.ListManaged(context.Background())
 			if tt.wantErr {
 				if err == nil {
@@ -79,7 +81,7 @@ func TestSandboxInventoryList(t *testing.T) {
 			var ids []string
 			for _, o := range got.Objects {
 				ids = append(ids, o.ID)
-				if o.Kind != KindSandbox || o.Name != "box-"+o.CreateToken {
+				if o.Kind != platform.KindSandbox || o.Name != "box-"+o.CreateToken {
 					t.Errorf("object %+v", o)
 				}
 			}
@@ -96,26 +98,26 @@ func TestSandboxInventoryList(t *testing.T) {
 	}
 }
 
-func TestSandboxInventoryRemove(t *testing.T) {
-	listed := ManagedObject{Kind: KindSandbox, ID: "a", Owner: "ci", CreateToken: "t1"}
+func TestInventoryRemove(t *testing.T) {
+	listed := platform.ManagedObject{Kind: platform.KindSandbox, ID: "a", Owner: "ci", CreateToken: "t1"}
 	tests := []struct {
 		name    string
-		obj     ManagedObject
+		obj     platform.ManagedObject
 		want    error // nil: removed
 		removed bool
 	}{
 		{name: "as listed", obj: listed, removed: true},
-		{name: "another create's box", obj: ManagedObject{Kind: KindSandbox, ID: "a", Owner: "ci", CreateToken: "other"}, want: ErrConflict},
-		{name: "another owner's box", obj: ManagedObject{Kind: KindSandbox, ID: "a", Owner: "", CreateToken: "t1"}, want: ErrConflict},
-		{name: "not the provider's", obj: ManagedObject{Kind: KindSandbox, ID: "b"}, want: ErrConflict},
-		{name: "not a sandbox label", obj: ManagedObject{Kind: KindSandbox, ID: "c"}, want: ErrConflict},
-		{name: "gone", obj: ManagedObject{Kind: KindSandbox, ID: "z"}, want: ErrNotFound},
-		{name: "another kind", obj: ManagedObject{Kind: KindVolume, ID: "a"}, want: ErrUnsupported},
+		{name: "another create's box", obj: platform.ManagedObject{Kind: platform.KindSandbox, ID: "a", Owner: "ci", CreateToken: "other"}, want: platform.ErrConflict},
+		{name: "another owner's box", obj: platform.ManagedObject{Kind: platform.KindSandbox, ID: "a", Owner: "", CreateToken: "t1"}, want: platform.ErrConflict},
+		{name: "not the provider's", obj: platform.ManagedObject{Kind: platform.KindSandbox, ID: "b"}, want: platform.ErrConflict},
+		{name: "not a sandbox label", obj: platform.ManagedObject{Kind: platform.KindSandbox, ID: "c"}, want: platform.ErrConflict},
+		{name: "gone", obj: platform.ManagedObject{Kind: platform.KindSandbox, ID: "z"}, want: platform.ErrNotFound},
+		{name: "another kind", obj: platform.ManagedObject{Kind: platform.KindVolume, ID: "a"}, want: platform.ErrUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			svc := &boxService{boxes: testBoxes()}
-			err := SandboxInventory{Platform: "test", Sandboxes: svc}.RemoveManaged(context.Background(), tt.obj)
+			err := Inventory{Platform: "test", Sandboxes: svc}.RemoveManaged(context.Background(), tt.obj)
 			if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
 				t.Errorf("RemoveManaged = %v, want %v", err, tt.want)
 			}

@@ -1,4 +1,4 @@
-package platform
+package lostcreate
 
 import (
 	"context"
@@ -6,19 +6,21 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// FindLostSandbox looks, with FindLost's backoff through sleep, for the box
+// FindSandbox looks, with Find's backoff through sleep, for the box
 // a sandbox create whose answer was lost may have made: the box listed with
 // the create's token (every create marks its box with a token of its own,
 // so it is that create's box and no other). It returns the box, nil when
 // none was found, how long it waited, and what stopped it early. A box found
 // is logged: the create succeeded after all, which is worth a line when an
 // apply is looked into.
-func FindLostSandbox(ctx context.Context, sleep func(context.Context, time.Duration) error, boxes SandboxService, createToken string) (*Sandbox, time.Duration, error) {
-	var found *Sandbox
-	_, waited, err := FindLost(ctx, sleep, func(ctx context.Context) (bool, error) {
-		listed, err := boxes.List(ctx, SandboxFilter{Labels: map[string]string{LabelCreateToken: createToken}})
+func FindSandbox(ctx context.Context, sleep func(context.Context, time.Duration) error, boxes platform.SandboxService, createToken string) (*platform.Sandbox, time.Duration, error) {
+	var found *platform.Sandbox
+	_, waited, err := Find(ctx, sleep, func(ctx context.Context) (bool, error) {
+		listed, err := boxes.List(ctx, platform.SandboxFilter{Labels: map[string]string{platform.LabelCreateToken: createToken}})
 		if err != nil || len(listed) == 0 {
 			return false, err
 		}
@@ -31,18 +33,18 @@ func FindLostSandbox(ctx context.Context, sleep func(context.Context, time.Durat
 	return found, waited, err
 }
 
-// LostSandbox is what a LostCreateError says of a sandbox create's box that
+// DescribeSandbox is what an Error says of a sandbox create's box that
 // was not found: the box (named when it has a name), and how to find it
 // once the platform lists it: by its create token, with the orphans
 // command. platformTitle names the platform ("E2B"); marksHeld says where
 // the box keeps its marks ("its metadata holds").
-func LostSandbox(name, platformTitle, marksHeld string, marks Marks) (what, find string) {
+func DescribeSandbox(name, platformTitle, marksHeld string, marks platform.Marks) (what, find string) {
 	what = "sandbox"
 	if name != "" {
 		what = fmt.Sprintf("sandbox %q", name)
 	}
 	find = fmt.Sprintf("If it was made, %s %s=%s: once %s lists it, `%s` shows it; "+
 		"delete it (the same command with --delete) or import it (terraform import <address> <sandbox id>), then apply again.",
-		marksHeld, LabelCreateToken, marks.CreateToken, platformTitle, OrphansCommand(marks.Owner))
+		marksHeld, platform.LabelCreateToken, marks.CreateToken, platformTitle, OrphansCommand(marks.Owner))
 	return what, find
 }

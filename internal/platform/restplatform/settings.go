@@ -1,8 +1,14 @@
-package platform
+// Package restplatform is what the REST platforms (E2B, Daytona, Fly)
+// share beyond the platform contract: their common settings and the
+// reading of internal/rest's answers as the contract's typed errors. It
+// keeps the contract free of HTTP.
+package restplatform
 
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 // The settings every REST platform's block has (E2B, Daytona): the API key
@@ -12,8 +18,8 @@ import (
 // APIKeySetting is the api_key setting: required, sensitive, read from env
 // when the block leaves it out. sentAs names how the key travels (the
 // header, for the docs); hint says where to get one.
-func APIKeySetting(platformTitle, sentAs, env, hint string) Setting {
-	return Setting{
+func APIKeySetting(platformTitle, sentAs, env, hint string) platform.Setting {
+	return platform.Setting{
 		Name:        "api_key",
 		Title:       "API key",
 		Description: platformTitle + " API key, sent as `" + sentAs + "`. Never logged.",
@@ -26,8 +32,8 @@ func APIKeySetting(platformTitle, sentAs, env, hint string) Setting {
 
 // APIURLSetting is the api_url setting: the API root, defaultURL when
 // unset, read from env when the block leaves it out.
-func APIURLSetting(platformTitle, defaultURL, env string) Setting {
-	return Setting{
+func APIURLSetting(platformTitle, defaultURL, env string) platform.Setting {
+	return platform.Setting{
 		Name:        "api_url",
 		Title:       "API URL",
 		Description: platformTitle + " API root.",

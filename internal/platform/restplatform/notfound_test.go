@@ -1,14 +1,15 @@
-package platform
+package restplatform
 
 import (
 	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
-func TestNotFoundFromREST(t *testing.T) {
+func TestNotFound(t *testing.T) {
 	other := errors.New("no response")
 	tests := []struct {
 		name         string
@@ -24,11 +25,11 @@ func TestNotFoundFromREST(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := NotFoundFromREST(tt.err, "volume", "v1")
-			if IsNotFound(got) != tt.wantNotFound {
+			got := NotFound(tt.err, "volume", "v1")
+			if platform.IsNotFound(got) != tt.wantNotFound {
 				t.Errorf("IsNotFound(%v) = %v, want %v", got, !tt.wantNotFound, tt.wantNotFound)
 			}
-			var nf *NotFoundError
+			var nf *platform.NotFoundError
 			if tt.wantNotFound && (!errors.As(got, &nf) || nf.Kind != "volume" || nf.ID != "v1") {
 				t.Errorf("got %#v, want a NotFoundError of volume v1", got)
 			}

@@ -1,8 +1,11 @@
-package retention
+// Package duration parses the durations users write (the provider's
+// duration attributes, its retention overrides, the drift and orphans
+// commands' flags): a Go duration that may start with days, since
+// retention windows are usually spoken of in days.
+package duration
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -11,10 +14,10 @@ import (
 // maxDays keeps day counts well inside time.Duration's ~292 years.
 const maxDays = 100000
 
-// ParseDuration parses a Go duration ("90m", "72h") that may start with a
-// whole or fractional number of days ("30d", "1d12h", "1.5d"), since
-// retention windows are usually spoken of in days.
-func ParseDuration(s string) (time.Duration, error) {
+// Parse parses a Go duration ("90m", "72h") that may start with a whole
+// or fractional number of days ("30d", "1d12h", "1.5d"), with one sign at
+// the start ("-2d"); the caller judges whether a negative one is allowed.
+func Parse(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, fmt.Errorf("empty duration")
@@ -55,28 +58,4 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("invalid duration %q: only one sign, at the start", s)
 	}
 	return signed(days + rest), nil
-}
-
-// ParseOverrides parses the provider's `retention {}` overrides (rule key →
-// duration string). Negative values are rejected, naming the key and value;
-// keys are checked by NewPolicy.
-func ParseOverrides(in map[string]string) (map[string]time.Duration, error) {
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // the first error reported is the same every run
-	out := make(map[string]time.Duration, len(in))
-	for _, k := range keys {
-		v := in[k]
-		d, err := ParseDuration(v)
-		if err != nil {
-			return nil, fmt.Errorf("retention override %s = %q: %w", k, v, err)
-		}
-		if d < 0 {
-			return nil, fmt.Errorf("retention override %s = %q: must not be negative", k, v)
-		}
-		out[k] = d
-	}
-	return out, nil
 }

@@ -1,9 +1,11 @@
-package platform
+package restplatform
 
 import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
 func TestAPIURLSettingValidate(t *testing.T) {
@@ -37,16 +39,16 @@ func TestAPIURLSettingValidate(t *testing.T) {
 
 func TestRESTSettings(t *testing.T) {
 	tests := []struct {
-		got, want Setting
+		got, want platform.Setting
 	}{
 		{
 			got: APIKeySetting("Acme", "X-API-Key", "ACME_API_KEY", "Create a key."),
-			want: Setting{Name: "api_key", Title: "API key", Description: "Acme API key, sent as `X-API-Key`. Never logged.",
+			want: platform.Setting{Name: "api_key", Title: "API key", Description: "Acme API key, sent as `X-API-Key`. Never logged.",
 				Env: []string{"ACME_API_KEY"}, Required: true, Hint: "Create a key.", Sensitive: true},
 		},
 		{
 			got: APIURLSetting("Acme", "https://api.example.test", "ACME_API_URL"),
-			want: Setting{Name: "api_url", Title: "API URL", Description: "Acme API root.",
+			want: platform.Setting{Name: "api_url", Title: "API URL", Description: "Acme API root.",
 				Fallback: "`https://api.example.test`", Env: []string{"ACME_API_URL"}},
 		},
 	}

@@ -1,4 +1,8 @@
-package platform
+// Package lostcreate looks for the object of a create whose answer was
+// lost (the request may have been applied), and words the error when it
+// is not found. The remote platforms share it (E2B, Daytona and Fly over
+// REST, Modal over gRPC); it is no part of the platform contract.
+package lostcreate
 
 import (
 	"context"
@@ -14,27 +18,27 @@ import (
 // waits of 1, 2, 4 and 5 s (each twice the last, the last cut to the
 // bound), 12 s in all, before the create is given up as unknown.
 const (
-	LostCreateFirstWait = time.Second
-	LostCreateBound     = 12 * time.Second
+	FirstWait = time.Second
+	Bound     = 12 * time.Second
 )
 
-// FindLost looks for the object a create whose answer was lost may have
+// Find looks for the object a create whose answer was lost may have
 // made, with backoff through sleep, until find reports it or
-// LostCreateBound has been waited out. It returns whether find found it,
+// Bound has been waited out. It returns whether find found it,
 // how long it waited, and what stopped it early: a failed lookup, or ctx
 // ending during a wait (sleep's error).
-func FindLost(ctx context.Context, sleep func(context.Context, time.Duration) error, find func(context.Context) (bool, error)) (bool, time.Duration, error) {
+func Find(ctx context.Context, sleep func(context.Context, time.Duration) error, find func(context.Context) (bool, error)) (bool, time.Duration, error) {
 	var waited time.Duration
-	wait := LostCreateFirstWait
+	wait := FirstWait
 	for {
 		found, err := find(ctx)
 		if err != nil || found {
 			return found, waited, err
 		}
-		if waited >= LostCreateBound {
+		if waited >= Bound {
 			return false, waited, nil
 		}
-		d := min(wait, LostCreateBound-waited)
+		d := min(wait, Bound-waited)
 		if err := sleep(ctx, d); err != nil {
 			return false, waited, err
 		}
@@ -43,12 +47,12 @@ func FindLost(ctx context.Context, sleep func(context.Context, time.Duration) er
 	}
 }
 
-// LostCreateError fails a create whose answer was lost when the object it
+// Error fails a create whose answer was lost when the object it
 // may have made was not found: the create is not sent again (that could
 // make a second object), and the message says how to find the first. It
 // wraps the create's error, so errors.Is(err, rest.ErrMaybeApplied) holds,
 // and what stopped the lookups (e.g. context.Canceled).
-type LostCreateError struct {
+type Error struct {
 	What   string        // the object: "sandbox", `volume "data"`
 	Err    error         // the create request's failure
 	Waited time.Duration // how long the lookups went on
@@ -59,7 +63,7 @@ type LostCreateError struct {
 	Find      string // how to find the object, and what to do then
 }
 
-func (e *LostCreateError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "creating the %s: the answer was lost, so the %s may have been made (%v). ", e.What, e.What, e.Err)
 	if e.Lookup != nil {
@@ -72,7 +76,7 @@ func (e *LostCreateError) Error() string {
 	return b.String()
 }
 
-func (e *LostCreateError) Unwrap() []error {
+func (e *Error) Unwrap() []error {
 	if e.Lookup == nil {
 		return []error{e.Err}
 	}
