@@ -57,7 +57,7 @@ func (b *listBase) ready(resp *list.ListResultsStream) bool {
 	}
 	var diags diag.Diagnostics
 	diags.AddError("Provider not configured",
-		"The sbx provider was not configured before listing "+b.kind+"s. This is a bug in the provider; please report it.")
+		"The sbx provider was not configured before listing "+plural(b.kind)+". This is a bug in the provider; please report it.")
 	resp.Results = list.ListResultsStreamDiagnostics(diags)
 	return false
 }
@@ -170,16 +170,16 @@ func (f listNameFilter) matcher(diags *diag.Diagnostics) func(string) bool {
 func listNameAttributes(kind string) map[string]listschema.Attribute {
 	return map[string]listschema.Attribute{
 		"name": listschema.StringAttribute{
-			MarkdownDescription: fmt.Sprintf("Only %ss named exactly this.", kind),
+			MarkdownDescription: fmt.Sprintf("Only %s named exactly this.", plural(kind)),
 			Optional:            true,
 		},
 		"name_prefix": listschema.StringAttribute{
-			MarkdownDescription: fmt.Sprintf("Only %ss whose name starts with this, e.g. `team-a-`.", kind),
+			MarkdownDescription: fmt.Sprintf("Only %s whose name starts with this, e.g. `team-a-`.", plural(kind)),
 			Optional:            true,
 		},
 		"name_regex": listschema.StringAttribute{
-			MarkdownDescription: fmt.Sprintf("Only %ss whose name matches this Go (RE2) regular expression, e.g. `^ci-[0-9]+$`. "+
-				"An invalid expression is an error.", kind),
+			MarkdownDescription: fmt.Sprintf("Only %s whose name matches this Go (RE2) regular expression, e.g. `^ci-[0-9]+$`. "+
+				"An invalid expression is an error.", plural(kind)),
 			Optional:   true,
 			Validators: []validator.String{goRegexpValidator{}},
 		},
@@ -189,8 +189,8 @@ func listNameAttributes(kind string) map[string]listschema.Attribute {
 // listLabelsAttribute is the labels filter's schema, for objects of kind.
 func listLabelsAttribute(kind string) listschema.MapAttribute {
 	return listschema.MapAttribute{
-		MarkdownDescription: fmt.Sprintf("Only %ss carrying every one of these labels (other labels may be present too). "+
-			"The provider's reserved `%s` keys cannot be given.", kind, platform.LabelPrefix),
+		MarkdownDescription: fmt.Sprintf("Only %s carrying every one of these labels (other labels may be present too). "+
+			"The provider's reserved `%s` keys cannot be given.", plural(kind), platform.LabelPrefix),
 		ElementType: types.StringType,
 		Optional:    true,
 		Validators:  []validator.Map{labelKeysValidator{}},
@@ -199,9 +199,18 @@ func listLabelsAttribute(kind string) listschema.MapAttribute {
 
 // listDescription is the description every list resource starts with.
 func listDescription(kind, filters string) string {
-	return fmt.Sprintf("Finds the existing %ss on the configured platform that the provider may manage, for `terraform query` "+
+	return fmt.Sprintf("Finds the existing %s on the configured platform that the provider may manage, for `terraform query` "+
 		"(Terraform ≥ 1.14; a `list \"sbx_%s\"` block in a `.tfquery.hcl` file). %s Each result carries the %s's identity "+
 		"(`id` and `platform`), so `terraform query -generate-config-out=FILE` writes a `resource` block and an `import` block "+
 		"for each, and `terraform apply` imports them with nothing else to change. See the bulk import guide.",
-		kind, kind, filters, kind)
+		plural(kind), kind, filters, kind)
+}
+
+// plural is the plural of an object kind ("volume", "sandbox") in
+// descriptions and messages.
+func plural(kind string) string {
+	if strings.HasSuffix(kind, "x") {
+		return kind + "es"
+	}
+	return kind + "s"
 }

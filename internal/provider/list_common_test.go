@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -77,5 +78,18 @@ func TestListResultsIdentityAndLimit(t *testing.T) {
 	if len(got) != 2 || got[0].ID.ValueString() != "v1" || got[1].ID.ValueString() != "v2" ||
 		got[0].Platform.ValueString() != "alpha" || shown[0] != "one" || shown[1] != "v2" {
 		t.Fatalf("results %+v shown as %v; want v1 (one) and v2 (v2) on alpha, and no more", got, shown)
+	}
+}
+
+// TestPlural: the list resources' descriptions name their objects in the
+// plural, "sandboxes" included.
+func TestPlural(t *testing.T) {
+	for kind, want := range map[string]string{"sandbox": "sandboxes", "volume": "volumes", "template": "templates", "snapshot": "snapshots"} {
+		if got := plural(kind); got != want {
+			t.Errorf("plural(%q) = %q, want %q", kind, got, want)
+		}
+	}
+	if d := listDescription("sandbox", ""); !strings.Contains(d, "existing sandboxes on") {
+		t.Errorf("listDescription(sandbox) = %q, want it to speak of sandboxes", d)
 	}
 }
