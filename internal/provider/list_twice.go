@@ -5,13 +5,13 @@ import "context"
 // listTwice calls list twice and takes every object either answer shows,
 // once (by id), in the second answer's order with what only the first
 // showed after it. A query usually follows the apply that made what it
-// looks for, and the platforms' lists are eventually consistent: Daytona
-// documents its sandbox list so, and Fly's machine list and Modal's
-// sandbox list may leave out what was made a moment before. A box missing
-// from one list is shown by the next; a query that missed it would offer
-// nothing to import, and its import block would never be written. The
-// snapshot data sources list through the same path: a snapshot looked up
-// right after the action that took it is found.
+// looks for, and a platform's list may be eventually consistent (one
+// platform documents its sandbox list so, and the fakes of others leave
+// out an object made a moment before, as their services may): an object
+// missing from one list is shown by the next; a query that missed it would
+// offer nothing to import, and its import block would never be written.
+// The snapshot data sources list through the same path: a snapshot looked
+// up right after the action that took it is found.
 func listTwice[T any](ctx context.Context, list func(context.Context) ([]T, error), id func(T) string) ([]T, error) {
 	first, err := list(ctx)
 	if err != nil {
