@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/listing"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -184,7 +185,7 @@ func listSnapshots(ctx context.Context, p platform.Platform, q snapshotQuery, at
 				"this provider carries the name its sbx_snapshot gave it).", attr, value, p.Name()))
 		return nil
 	}
-	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Snapshot, error) {
+	all, err := listing.Twice(ctx, func(ctx context.Context) ([]platform.Snapshot, error) {
 		return p.Snapshots().List(ctx, q.platformFilter())
 	}, func(s platform.Snapshot) string { return s.ID })
 	if err != nil {

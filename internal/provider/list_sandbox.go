@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/listing"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -78,7 +79,7 @@ func (l *sandboxList) List(ctx context.Context, req list.ListRequest, resp *list
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Sandbox, error) {
+	all, err := listing.Twice(ctx, func(ctx context.Context) ([]platform.Sandbox, error) {
 		return l.platform.Sandboxes().List(ctx, q.platformFilter())
 	}, func(sb platform.Sandbox) string { return sb.ID })
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/listing"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -65,7 +66,7 @@ func (l *templateList) List(ctx context.Context, req list.ListRequest, resp *lis
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Template, error) {
+	all, err := listing.Twice(ctx, func(ctx context.Context) ([]platform.Template, error) {
 		return l.platform.Templates().List(ctx, platform.TemplateFilter{Name: m.Name.ValueString()})
 	}, func(tpl platform.Template) string { return tpl.ID })
 	if err != nil {

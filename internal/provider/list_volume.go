@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/listing"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -57,7 +58,7 @@ func (l *volumeList) List(ctx context.Context, req list.ListRequest, resp *list.
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	all, err := listTwice(ctx, func(ctx context.Context) ([]platform.Volume, error) {
+	all, err := listing.Twice(ctx, func(ctx context.Context) ([]platform.Volume, error) {
 		return l.platform.Volumes().List(ctx, platform.VolumeFilter{Name: m.Name.ValueString(), Labels: labels})
 	}, func(v platform.Volume) string { return v.ID })
 	if err != nil {

@@ -1,4 +1,4 @@
-package provider
+package listing
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestListTwice: an object either list shows is taken once; an error of
+// TestTwice: an object either list shows is taken once; an error of
 // either list is the answer.
-func TestListTwice(t *testing.T) {
+func TestTwice(t *testing.T) {
 	errList := errors.New("list failed")
 	cases := []struct {
 		name    string
@@ -34,15 +34,15 @@ func TestListTwice(t *testing.T) {
 				}
 				return slices.Clone(c.answers[calls-1]), nil
 			}
-			got, err := listTwice(context.Background(), list, func(s string) string { return s })
+			got, err := Twice(context.Background(), list, func(s string) string { return s })
 			if c.errAt != 0 {
 				if !errors.Is(err, errList) {
-					t.Fatalf("listTwice error = %v, want the list's error", err)
+					t.Fatalf("Twice error = %v, want the list's error", err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("listTwice: %v", err)
+				t.Fatalf("Twice: %v", err)
 			}
 			if calls != 2 {
 				t.Errorf("listed %d times, want 2", calls)
@@ -51,7 +51,7 @@ func TestListTwice(t *testing.T) {
 				return
 			}
 			if !slices.Equal(got, c.want) {
-				t.Errorf("listTwice = %v, want %v", got, c.want)
+				t.Errorf("Twice = %v, want %v", got, c.want)
 			}
 		})
 	}

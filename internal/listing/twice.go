@@ -1,8 +1,10 @@
-package provider
+// Package listing reads lists that may lag: a platform's list may leave
+// out an object made a moment before.
+package listing
 
 import "context"
 
-// listTwice calls list twice and takes every object either answer shows,
+// Twice calls list twice and takes every object either answer shows,
 // once (by id), in the second answer's order with what only the first
 // showed after it. A query usually follows the apply that made what it
 // looks for, and a platform's list may be eventually consistent (one
@@ -12,7 +14,7 @@ import "context"
 // offer nothing to import, and its import block would never be written.
 // The snapshot data sources list through the same path: a snapshot looked
 // up right after the action that took it is found.
-func listTwice[T any](ctx context.Context, list func(context.Context) ([]T, error), id func(T) string) ([]T, error) {
+func Twice[T any](ctx context.Context, list func(context.Context) ([]T, error), id func(T) string) ([]T, error) {
 	first, err := list(ctx)
 	if err != nil {
 		return nil, err
