@@ -30,7 +30,9 @@ func Definition() platform.Definition {
 				"`ssh://` runs the local `ssh` client, which must log in without a prompt, and `docker system dial-stdio` " +
 				"on that host, as the docker command line does. An engine that does not answer within " +
 				strconv.Itoa(int(AnswerTimeout/time.Second)) + " seconds (to connect, ping, inspect or list) is an " +
-				"error naming it; builds, commits, starts, stops and other long calls are bounded by the resources' " +
+				"error naming it, unless it still answers a ping: then it is busy (an inspect waits while the engine " +
+				"starts or stops that container) and the call waits up to " + strconv.Itoa(int(busyEngineLimit/time.Minute)) +
+				" minutes; builds, commits, starts, stops and other long calls are bounded by the resources' " +
 				"`timeouts` instead.",
 			Fallback: "the engine of the current docker context (`DOCKER_CONTEXT`, else the one `docker context use` chose, " +
 				"read from `$DOCKER_CONFIG`, else `~/.docker`), else the local socket",

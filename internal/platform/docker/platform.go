@@ -80,7 +80,8 @@ func New(ctx context.Context, cfg Config) (*Platform, error) {
 		// which would be asked for that host through the ssh connection.
 		tr.Proxy = nil
 	}
-	deadlines := &deadlineTransport{next: hc.Transport, host: shown, answer: AnswerTimeout, ceiling: longCallCeiling}
+	deadlines := &deadlineTransport{next: hc.Transport, host: shown, answer: AnswerTimeout, ceiling: longCallCeiling,
+		probe: aliveProbeTimeout, busy: busyEngineLimit}
 	hc.Transport = deadlines
 
 	// The client pings with a HEAD and, when that fails short of a refused

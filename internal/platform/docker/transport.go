@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,7 +25,22 @@ import (
 // accepts connections and never answers (hung, or something else listening
 // on the port) fails such a call with a NoAnswerError instead of hanging
 // plan forever.
+//
+// A quick call can also wait on the engine's own work: an inspect waits
+// for the lock of a container the engine is starting or stopping, and a
+// busy engine answers late. So when AnswerTimeout passes, the engine is
+// pinged (for up to aliveProbeTimeout); if it answers, the call gets
+// another AnswerTimeout, again and again up to busyEngineLimit or the
+// caller's deadline. Only an engine that answers neither fails the call.
 const AnswerTimeout = 30 * time.Second
+
+// aliveProbeTimeout is how long the ping that tells a busy engine from a
+// hung one may take.
+const aliveProbeTimeout = 15 * time.Second
+
+// busyEngineLimit bounds how long a quick call waits on an engine that
+// answers pings, when the caller's context sets no deadline of its own.
+const busyEngineLimit = 10 * time.Minute
 
 // longCallCeiling bounds a call that does real work (a build, a commit, a
 // start, a stop, a removal, a copy) made with a context that has no
@@ -84,19 +100,24 @@ func seconds(d time.Duration) string {
 }
 
 // deadlineTransport gives every engine call a deadline: AnswerTimeout for a
-// quick call, the caller's context (else longCallCeiling) for a long one.
+// quick call (renewed while the engine answers pings), the caller's context
+// (else longCallCeiling) for a long one.
 type deadlineTransport struct {
 	next    http.RoundTripper
 	host    string
 	answer  time.Duration
 	ceiling time.Duration
+	// probe is how long the alive ping gets; busy bounds a quick call's
+	// renewals (see AnswerTimeout). A zero probe renews nothing.
+	probe, busy time.Duration
 	// last is the latest call that hit its deadline.
 	last atomic.Pointer[NoAnswerError]
 }
 
 func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	limit := d.answer
-	if !quickCall(req.Method, req.URL.Path, req.URL.Query()) {
+	quick := quickCall(req.Method, req.URL.Path, req.URL.Query())
+	if !quick {
 		if _, ok := req.Context().Deadline(); ok {
 			return d.next.RoundTrip(req)
 		}
@@ -109,19 +130,46 @@ func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		GotConn:              func(httptrace.GotConnInfo) { stage.Store(int32(StageWaiting)) },
 		GotFirstResponseByte: func() { stage.Store(int32(StageReading)) },
 	})
-	timer := time.AfterFunc(limit, func() {
-		expired.Store(true)
-		cancel()
-	})
+	// A quick call's deadline renews while the engine answers pings, up to
+	// d.busy in all; a ping, and a long call, never renew.
+	maxRenewals := int64(0)
+	if quick && d.probe > 0 && apiPath(req.URL.Path) != "/_ping" {
+		maxRenewals = int64(d.busy/limit) - 1
+	}
+	var renewals atomic.Int64
+	stopWatch := make(chan struct{})
+	var stopOnce sync.Once
+	stopTimer := func() { stopOnce.Do(func() { close(stopWatch) }) }
+	go func() {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		for {
+			select {
+			case <-stopWatch:
+				return
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+			if renewals.Load() < maxRenewals && d.engineAnswers(req) {
+				renewals.Add(1)
+				timer.Reset(limit)
+				continue
+			}
+			expired.Store(true)
+			cancel()
+			return
+		}
+	}()
 	noAnswer := func() error {
 		e := &NoAnswerError{Host: d.host, Method: req.Method, Path: apiPath(req.URL.Path),
-			Timeout: limit, Stage: CallStage(stage.Load())}
+			Timeout: limit * time.Duration(1+renewals.Load()), Stage: CallStage(stage.Load())}
 		d.last.Store(e)
 		return e
 	}
 	resp, err := d.next.RoundTrip(req.WithContext(ctx))
 	if err != nil {
-		timer.Stop()
+		stopTimer()
 		cancel()
 		if expired.Load() {
 			return nil, noAnswer()
@@ -133,11 +181,31 @@ func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		expired:    &expired,
 		noAnswer:   noAnswer,
 		done: func() {
-			timer.Stop()
+			stopTimer()
 			cancel()
 		},
 	}
 	return resp, nil
+}
+
+// engineAnswers pings the engine that req was sent to: whether it answers
+// at all within the probe's timeout, whatever it says.
+func (d *deadlineTransport) engineAnswers(req *http.Request) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), d.probe)
+	defer cancel()
+	u := *req.URL
+	u.Path, u.RawPath, u.RawQuery = "/_ping", "", ""
+	ping, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return false
+	}
+	ping.Host = req.Host
+	resp, err := d.next.RoundTrip(ping)
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close() // only that an answer came counts
+	return true
 }
 
 // deadlineBody is an answer still under its call's deadline: reading it

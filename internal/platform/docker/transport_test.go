@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -163,5 +164,72 @@ func TestCheckHost(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("CheckHost(%q) = %v, want %q", tc.host, err, tc.want)
 		}
+	}
+}
+
+// TestDeadlineTransportBusyEngine: a quick call that waits on the engine's
+// own work (an inspect behind a container that is starting) outlasts its
+// deadline while the engine answers pings, and fails once the busy limit
+// passes; an engine that answers no ping fails it at the first deadline.
+func TestDeadlineTransportBusyEngine(t *testing.T) {
+	const answer = 100 * time.Millisecond
+	tests := []struct {
+		name      string
+		inspect   time.Duration // how long the inspect takes
+		pings     bool          // whether the engine answers pings
+		busy      time.Duration
+		wantErr   bool
+		wantLimit time.Duration // the NoAnswerError's Timeout
+	}{
+		{name: "busy engine, inspect answers in time", inspect: 5 * answer, pings: true, busy: 20 * answer},
+		{name: "busy engine past the busy limit", inspect: time.Hour, pings: true, busy: 3 * answer, wantErr: true, wantLimit: 3 * answer},
+		{name: "hung engine", inspect: 5 * answer, pings: false, busy: 20 * answer, wantErr: true, wantLimit: answer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var pinged atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/_ping" {
+					pinged.Add(1)
+					if !tt.pings {
+						<-r.Context().Done()
+						return
+					}
+					_, _ = io.WriteString(w, "OK")
+					return
+				}
+				select {
+				case <-time.After(tt.inspect):
+					_, _ = io.WriteString(w, `{"Id":"abc"}`)
+				case <-r.Context().Done():
+				}
+			}))
+			defer srv.Close()
+			c := &http.Client{Transport: &deadlineTransport{next: srv.Client().Transport, host: "tcp://engine.test:2375",
+				answer: answer, ceiling: time.Hour, probe: answer, busy: tt.busy}}
+			resp, err := c.Get(srv.URL + "/v1.41/containers/abc/json")
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatalf("the inspect of a busy engine failed: %v", err)
+				}
+				body, err := io.ReadAll(resp.Body)
+				_ = resp.Body.Close() // read in full
+				if err != nil || string(body) != `{"Id":"abc"}` {
+					t.Errorf("answer %q, %v", body, err)
+				}
+				if pinged.Load() == 0 {
+					t.Error("the engine was never pinged; the inspect answered within one deadline, so the test proves nothing")
+				}
+				return
+			}
+			var na *NoAnswerError
+			if !errors.As(err, &na) {
+				t.Fatalf("error %v, want a NoAnswerError", err)
+			}
+			if na.Timeout != tt.wantLimit {
+				t.Errorf("the error says %s passed, want %s", na.Timeout, tt.wantLimit)
+			}
+		})
 	}
 }
