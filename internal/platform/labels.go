@@ -32,6 +32,12 @@ type Marks struct {
 	CreateToken string
 }
 
+// MarksOf reads the marks from an object's labels (zero where it has none:
+// made by hand, or on a platform that keeps no labels on its kind).
+func MarksOf(labels map[string]string) Marks {
+	return Marks{Owner: labels[LabelOwner], CreateToken: labels[LabelCreateToken]}
+}
+
 // NewMarks returns the marks for one create: owner, and a new random token.
 func NewMarks(owner string) Marks { return Marks{Owner: owner, CreateToken: NewCreateToken()} }
 

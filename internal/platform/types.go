@@ -137,6 +137,10 @@ type Volume struct {
 	Labels     map[string]string
 	// Managed is true when this provider created the volume.
 	Managed bool
+	// MadeWith are the marks of the create that made the volume, where
+	// the platform keeps labels on volumes (zero otherwise): an import
+	// warns when another state may hold it.
+	MadeWith Marks
 	// SnapshotRetentionDays is how long the platform keeps the volume's
 	// snapshots, where it has such a setting (0 otherwise).
 	SnapshotRetentionDays int64
@@ -242,8 +246,12 @@ type Sandbox struct {
 	Status         SandboxState
 	PlatformStatus string
 	// Region is where the box runs, where the platform has regions.
-	Region   string
-	Labels   map[string]string
+	Region string
+	Labels map[string]string
+	// MadeWith are the marks of the create that made the box, where the
+	// platform keeps labels or metadata on boxes (zero otherwise): an
+	// import warns when another state may hold it.
+	MadeWith Marks
 	CPUCount int64
 	MemoryMB int64
 	// DiskMB is the box's disk where the platform reports it (0 otherwise).

@@ -473,9 +473,12 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 }
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !importExisting(ctx, r.platform, "sandbox", func(ctx context.Context, id string) error {
-		_, err := r.platform.Sandboxes().Get(ctx, id)
-		return err
+	if !importExisting(ctx, r.platform, "sandbox", r.owner, func(ctx context.Context, id string) (platform.Marks, error) {
+		sb, err := r.platform.Sandboxes().Get(ctx, id)
+		if err != nil {
+			return platform.Marks{}, err
+		}
+		return sb.MadeWith, nil
 	}, req, resp) {
 		return
 	}

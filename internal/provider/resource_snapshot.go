@@ -332,9 +332,9 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 // else (a template's image, a sandbox) is an error saying what it is, not a
 // "non-existent remote object".
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importExisting(ctx, r.platform, "snapshot", func(ctx context.Context, id string) error {
+	importExisting(ctx, r.platform, "snapshot", "", func(ctx context.Context, id string) (platform.Marks, error) {
 		_, err := r.platform.Snapshots().Get(ctx, id)
-		return err
+		return platform.Marks{}, err
 	}, req, resp)
 }
 

@@ -482,9 +482,9 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 // any image reference for an image the provider did not build) and marks the
 // state as imported, so the first Read fills in what only an import lacks.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !importExisting(ctx, r.platform, "template", func(ctx context.Context, id string) error {
+	if !importExisting(ctx, r.platform, "template", "", func(ctx context.Context, id string) (platform.Marks, error) {
 		_, err := r.platform.Templates().Get(ctx, id)
-		return err
+		return platform.Marks{}, err
 	}, req, resp) {
 		return
 	}

@@ -290,9 +290,12 @@ func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !importExisting(ctx, r.platform, "volume", func(ctx context.Context, id string) error {
-		_, err := r.platform.Volumes().Get(ctx, id)
-		return err
+	if !importExisting(ctx, r.platform, "volume", r.owner, func(ctx context.Context, id string) (platform.Marks, error) {
+		v, err := r.platform.Volumes().Get(ctx, id)
+		if err != nil {
+			return platform.Marks{}, err
+		}
+		return v.MadeWith, nil
 	}, req, resp) {
 		return
 	}

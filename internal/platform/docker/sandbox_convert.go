@@ -27,6 +27,7 @@ func sandboxFromContainer(c container.InspectResponse) *platform.Sandbox {
 		TemplateID:     labels[labelTemplateID],
 		FromSnapshotID: labels[labelFromSnapshotID],
 		Labels:         userLabelsOf(labels),
+		MadeWith:       platform.MarksOf(labels),
 		CreatedAt:      parseEngineTime(c.Created),
 	}
 	if sb.Name == "" {

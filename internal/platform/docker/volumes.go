@@ -184,6 +184,7 @@ func toVolume(v volume.Volume, users []string) platform.Volume {
 		AttachedTo:     users,
 		Labels:         platform.UserLabels(v.Labels),
 		Managed:        v.Labels[platform.LabelManaged] == "true",
+		MadeWith:       platform.MarksOf(v.Labels),
 	}
 	if len(users) > 0 {
 		out.State = volumeStateAttached

@@ -154,6 +154,7 @@ func sandboxFromDetail(d sandboxDetail, volumeIDs map[string]string) *platform.S
 		Status:         sandboxStatus(d.State),
 		PlatformStatus: d.State,
 		Labels:         maps.Clone(md),
+		MadeWith:       platform.MarksOf(md),
 		CPUCount:       d.CPUCount,
 		MemoryMB:       d.MemoryMB,
 		CreatedAt:      d.StartedAt,
