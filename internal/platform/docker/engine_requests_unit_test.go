@@ -303,7 +303,7 @@ func TestVolumeCreateRequests(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := platform.Volume{ID: "data", Name: "data", State: volumeStateAvailable, Labels: map[string]string{"env": "dev"},
-				Managed: true, CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+				Managed: true, MadeWith: marks, CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 			if !reflect.DeepEqual(*v, want) {
 				t.Errorf("Create = %+v, want %+v", *v, want)
 			}
