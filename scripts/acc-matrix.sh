@@ -69,7 +69,7 @@ clis=${ACC_MATRIX_CLIS:-terraform-1.15.9 opentofu-1.12.6}
 all_pkgs="./internal/provider/ ./internal/conformance/ ./internal/platform/e2b/e2bacc ./internal/platform/daytona/daytonaacc ./internal/platform/fly/flyacc ./internal/platform/modal/modalacc"
 pkgs=${ACC_MATRIX_PKGS:-./internal/provider/}
 tofu_pkgs=${ACC_MATRIX_TOFU_PKGS:-./internal/provider/}
-provider_run=${ACC_MATRIX_RUN-'^(TestAccSandboxExecAction_docker|TestAccSandboxSnapshotAction_docker|TestAccListVolume_queryGenerateImport|TestAccSandbox_envWO)$'}
+provider_run=${ACC_MATRIX_RUN-'^(TestAccSandboxExecAction_docker|TestAccSandboxSnapshotAction_docker|TestAccListVolume_queryGenerateImport|TestAccExampleBulkImport|TestAccSandbox_envWO)$'}
 if [ "$pkgs" = all ]; then pkgs=$all_pkgs tofu_pkgs=$all_pkgs provider_run=""; fi
 # The newer CLI's features (identity, import by identity, terraform query,
 # the actions or their refusal at plan, write-only env) are conformance

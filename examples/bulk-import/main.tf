@@ -1,7 +1,7 @@
 # Bring a team's existing volumes under Terraform in bulk (the bulk import
 # guide). On the local Docker engine:
 #
-#   ./make-volumes.sh                                  # three volumes to find (skip it for your own)
+#   ./make-volumes.sh                                  # three volumes made by hand (skip it for your own)
 #   terraform init
 #   terraform query                                    # lists what volumes.tfquery.hcl finds
 #   terraform query -generate-config-out=imported.tf   # writes a resource and an import block for each
@@ -22,3 +22,9 @@ terraform {
 
 # No platform block: the local Docker engine (DOCKER_HOST or the local socket).
 provider "sbx" {}
+
+# The team whose volumes the query finds: the label team=<this>.
+variable "team" {
+  type    = string
+  default = "agents"
+}

@@ -1,16 +1,12 @@
 #!/bin/sh
-# Makes three Docker volumes of the team "agents" outside Terraform, labelled
-# as the provider labels the volumes it makes, for the bulk import example.
-# Remove them with `terraform destroy` once imported, or with
-# `docker volume rm agents-cache-1 agents-cache-2 agents-cache-3`.
+# Makes three Docker volumes of a team (default "agents") by hand, as a team
+# does before Terraform: `docker volume create` with a team label, nothing
+# of the provider's. Remove them with `terraform destroy` once imported, or
+# with `docker volume rm agents-cache-1 agents-cache-2 agents-cache-3`.
+#
+#   ./make-volumes.sh [team]
 set -eu
+team=${1:-agents}
 for i in 1 2 3; do
-  docker volume create \
-    --label sbx.terraform.managed=true \
-    --label sbx.terraform.kind=volume \
-    --label sbx.terraform.name="agents-cache-$i" \
-    --label sbx.terraform.owner= \
-    --label sbx.terraform.create-token="made-by-script-$i" \
-    --label team=agents \
-    "agents-cache-$i"
+  docker volume create --label team="$team" "$team-cache-$i"
 done

@@ -3,6 +3,7 @@ package acctest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Dir is the second working directory, for files a test writes beside the
@@ -24,3 +25,14 @@ func (s *OtherState) Run(args ...string) (string, error) { return s.run(args...)
 // Output runs the terraform CLI with args in the working directory,
 // returning only its standard output (for -json output).
 func (s *OtherState) Output(args ...string) (string, error) { return s.stdout(args...) }
+
+// MustRun runs the terraform CLI with args as Run does, failing the test,
+// with the output, when it fails.
+func (s *OtherState) MustRun(args ...string) string {
+	s.t.Helper()
+	out, err := s.run(args...)
+	if err != nil {
+		s.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}

@@ -46,7 +46,7 @@ action "sbx_sandbox_exec" "run" {
 // changes no state. Arguments are checked at plan time.
 func TestAccSandboxExecAction_docker(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
-	requireTerraformAtLeast(t, "1.14")
+	requireTerraform114(t)
 	sbxacctest.RequireDocker(t)
 	name := acctest.RandomWithPrefix("tf-acc-exec")
 	secret := sbxacctest.Secret()

@@ -54,7 +54,7 @@ resource "terraform_data" "release" {
 // sources; an argument the platform cannot honour fails the plan, naming it.
 func TestAccSandboxSnapshotAction_docker(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
-	requireTerraformAtLeast(t, "1.14")
+	requireTerraform114(t)
 	sbxacctest.RequireDocker(t)
 	name := acctest.RandomWithPrefix("tf-acc-action")
 	cli := sbxacctest.DockerClient(t)
@@ -67,14 +67,7 @@ func TestAccSandboxSnapshotAction_docker(t *testing.T) {
 			_, _ = cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true})
 		}
 	})
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := s.Run(args...)
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return out
-	}
+	run := s.MustRun
 	took := func(out string) string {
 		t.Helper()
 		m := snapshotTakenRE.FindAllStringSubmatch(out, -1)

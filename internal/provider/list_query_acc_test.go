@@ -45,15 +45,16 @@ func queryAccVolume(t *testing.T, name string, managed bool, labels map[string]s
 	t.Cleanup(func() { _ = cli.VolumeRemove(context.Background(), name, true) })
 }
 
-// A team's 20 volumes, made outside Terraform, come under it in bulk:
-// `terraform query` finds exactly them with a list "sbx_volume" block
-// filtering on their label (neither a volume of another team nor one the
-// provider did not make), -generate-config-out writes a resource and an
-// identity import block for each, the apply imports all 20, and the next
-// plan is empty.
+// A team's 20 volumes, made by hand (`docker volume create` with a team
+// label), come under Terraform in bulk: `terraform query` finds exactly
+// them with a list "sbx_volume" block filtering on their label and on
+// made_by_provider = false (neither a volume of another team nor one
+// another state's create made), -generate-config-out writes a resource and
+// an identity import block for each, the apply imports all 20, and the
+// next plan is empty.
 func TestAccListVolume_queryGenerateImport(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no list resources (list blocks, a query command): Terraform ≥ 1.14 only")
-	requireTerraformAtLeast(t, "1.14")
+	requireTerraform114(t)
 	sbxacctest.RequireDocker(t)
 	prefix := acctest.RandomWithPrefix("tf-acc-query")
 	const n = 20
@@ -61,10 +62,10 @@ func TestAccListVolume_queryGenerateImport(t *testing.T) {
 	for i := range n {
 		name := fmt.Sprintf("%s-%02d", prefix, i)
 		want = append(want, name)
-		queryAccVolume(t, name, true, map[string]string{"team": prefix, "purpose": "cache"})
+		queryAccVolume(t, name, false, map[string]string{"team": prefix, "purpose": "cache"})
 	}
-	queryAccVolume(t, prefix+"-other-team", true, map[string]string{"team": prefix + "-other"})
-	queryAccVolume(t, prefix+"-not-made-by-sbx", false, map[string]string{"team": prefix})
+	queryAccVolume(t, prefix+"-other-team", false, map[string]string{"team": prefix + "-other"})
+	queryAccVolume(t, prefix+"-made-by-sbx", true, map[string]string{"team": prefix})
 
 	s := sbxacctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
 	s.WriteFile("main.tf", "provider \"sbx\" {}\n")
@@ -72,18 +73,12 @@ func TestAccListVolume_queryGenerateImport(t *testing.T) {
 list "sbx_volume" "team" {
   provider = sbx
   config {
-    labels = { team = %q }
+    labels           = { team = %q }
+    made_by_provider = false
   }
 }
 `, prefix))
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := s.Run(args...)
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return out
-	}
+	run := s.MustRun
 	run("init", "-input=false", "-no-color")
 
 	out := run("query", "-no-color", "-generate-config-out=generated.tf")

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -17,8 +18,9 @@ var (
 	_ list.ListResourceWithConfigure = (*volumeList)(nil)
 )
 
-// volumeList is the sbx_volume list resource: the volumes the provider may
-// manage (made by it, where the platform labels volumes), by name and labels.
+// volumeList is the sbx_volume list resource: the volumes on the platform,
+// made by anyone, by name, labels and (where the platform labels volumes)
+// who made them.
 type volumeList struct{ listBase }
 
 func newVolumeList(defs []platform.Definition) list.ListResource {
@@ -28,6 +30,7 @@ func newVolumeList(defs []platform.Definition) list.ListResource {
 // volumeListModel is the list block's configuration.
 type volumeListModel struct {
 	listNameFilter
+	listProvenanceFilter
 	Labels types.Map `tfsdk:"labels"`
 }
 
@@ -38,10 +41,12 @@ func (l *volumeList) Metadata(_ context.Context, req resource.MetadataRequest, r
 func (l *volumeList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	attrs := listNameAttributes("volume")
 	attrs["labels"] = listLabelsAttribute("volume")
+	maps.Copy(attrs, listProvenanceAttributes("volume"))
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: listDescription("volume", "Where the platform labels volumes, only the volumes the provider made "+
-			"(label `"+platform.LabelManaged+"=true`) are listed: another tool's volumes stay out. No filter lists them all; "+
-			"with several, a volume matches all of them."),
+		MarkdownDescription: listDescription("volume", "Every volume the filters match is listed, whoever made it (`docker volume "+
+			"create`, the platform's own CLI, another state): importing is how a team takes ownership of them. "+
+			"`made_by_provider` and `owner` narrow the list by who made a volume, where the platform labels volumes. "+
+			"No filter lists them all; with several, a volume matches all of them."),
 		Attributes: attrs,
 	}
 }
@@ -54,6 +59,7 @@ func (l *volumeList) List(ctx context.Context, req list.ListRequest, resp *list.
 	diags := req.Config.Get(ctx, &m)
 	labels := mapFromTF(ctx, m.Labels, &diags)
 	match := m.matcher(&diags)
+	m.check(l.platform, "volume", platform.AttrVolumeLabels, &diags)
 	if diags.HasError() {
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
@@ -68,7 +74,7 @@ func (l *volumeList) List(ctx context.Context, req list.ListRequest, resp *list.
 	}
 	var objs []listedObject
 	for _, v := range all {
-		if v.Managed && match(v.Name) && platform.MatchLabels(v.Labels, labels) {
+		if match(v.Name) && platform.MatchLabels(v.Labels, labels) && m.matches(v.Managed, v.MadeWith) {
 			objs = append(objs, listedObject{ID: v.ID, Name: v.Name})
 		}
 	}

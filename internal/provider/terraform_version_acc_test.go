@@ -3,7 +3,6 @@ package provider
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -12,15 +11,12 @@ import (
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
-// requireTerraformAtLeast skips the test when the terraform CLI the tests
-// run (acctest.RequireTerraform) is older than version ("1.14"), the one a
-// feature needs.
-func requireTerraformAtLeast(t *testing.T, version string) {
+// requireTerraform114 skips the test when the terraform CLI the tests run
+// (acctest.RequireTerraform) is older than 1.14, the first with list
+// resources (terraform query) and actions.
+func requireTerraform114(t *testing.T) {
 	t.Helper()
-	var major, minor int
-	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
-		t.Fatalf("requireTerraformAtLeast(%q): not major.minor: %v", version, err)
-	}
+	const major, minor = 1, 14
 	tf := sbxacctest.RequireTerraform(t)
 	out, err := exec.Command(tf, "version", "-json").Output()
 	if err != nil {

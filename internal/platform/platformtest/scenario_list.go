@@ -26,7 +26,9 @@ import (
 // snapshot by name where snapshots have one (the most recent, where the
 // platform says when each was made), else by its source, showing as its
 // id; each result with its identity and display name. A filter nothing
-// matches finds nothing.
+// matches finds nothing. A volume made by hand is listed as well; where
+// volumes carry labels, made_by_provider and owner tell it apart, and
+// elsewhere they are an error.
 func testList(t *testing.T, in *Instance, f Factories) {
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no list resources (list blocks, a query command): Terraform ≥ 1.14 only")
 	needsTemplate(t, in)
@@ -118,6 +120,36 @@ list "sbx_template" "t" {
 			querycheck.ExpectIdentity("sbx_template.t", identityOf(in, ids, "sbx_template.t")),
 			querycheck.ExpectResourceDisplayName("sbx_template.t", byID("sbx_template.t"), knownvalue.StringExact(r.name+"-tpl")))
 	}
+	// A volume made by hand is listed too (a bulk import is for those);
+	// where volumes carry labels, the provenance filters tell it from the
+	// provider's, and elsewhere setting one is an error saying why.
+	hand := r.volumeName("hand")
+	handID := in.OutOfBand.Make(t, Foreign{Kind: KindVolume, Name: hand})
+	t.Cleanup(func() {
+		if in.OutOfBand.Exists(t, KindVolume, handID) {
+			in.OutOfBand.Delete(t, KindVolume, handID)
+		}
+	})
+	fmt.Fprintf(&q, "\nlist \"sbx_volume\" \"hand\" {\n  provider = sbx\n  config {\n    name = %q\n  }\n}\n", hand)
+	checks = append(checks, querycheck.ExpectLength("sbx_volume.hand", 1),
+		querycheck.ExpectResourceDisplayName("sbx_volume.hand", queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
+			"id": knownvalue.StringExact(handID), "platform": knownvalue.StringExact(in.Name)}), knownvalue.StringExact(hand)))
+	provenanceFilters := caps.Accepts(platform.AttrVolumeLabels)
+	if provenanceFilters {
+		for _, l := range []struct {
+			label, name, filter string
+			want                int
+		}{
+			{"hand_by_provider", hand, "made_by_provider = true", 0},
+			{"hand_by_others", hand, "made_by_provider = false", 1},
+			{"v_by_others", r.volumeName("v"), "made_by_provider = false", 0},
+			{"v_owner", r.volumeName("v"), fmt.Sprintf("owner = %q", in.Owner), 1},
+			{"v_other_owner", r.volumeName("v"), `owner = "another-team"`, 0},
+		} {
+			fmt.Fprintf(&q, "\nlist \"sbx_volume\" %q {\n  provider = sbx\n  config {\n    name = %q\n    %s\n  }\n}\n", l.label, l.name, l.filter)
+			checks = append(checks, querycheck.ExpectLength("sbx_volume."+l.label, l.want))
+		}
+	}
 	snapDisplay := idOf(ids, "sbx_snapshot.snap")
 	if caps.SnapshotNames {
 		mostRecent := ""
@@ -162,10 +194,17 @@ list "sbx_template" "t" {
 			ExpectError: regexp.MustCompile(`Templates are not listed on ` + regexp.QuoteMeta(in.Name)),
 		})
 	}
+	if !provenanceFilters {
+		steps = append(steps, resource.TestStep{
+			Query:       true,
+			Config:      "list \"sbx_volume\" \"any\" {\n  provider = sbx\n  config {\n    made_by_provider = true\n  }\n}\n",
+			ExpectError: regexp.MustCompile(`made_by_provider cannot be told on ` + regexp.QuoteMeta(in.Name)),
+		})
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: f,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		CheckDestroy:             holdsNothing(t, in, r, ids),
+		CheckDestroy:             holdsNothing(t, in, r, ids, &handID), // made by hand: no state holds it
 		Steps:                    steps,
 	})
 }
