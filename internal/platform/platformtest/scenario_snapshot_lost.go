@@ -1,0 +1,90 @@
+package platformtest
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+)
+
+// testRestoredSnapshotLost: a box restored from a snapshot holds its own
+// data, so the snapshot deleted behind Terraform's back (or expired) never
+// replaces it. The snapshot's resource is created anew with a new id; the
+// box is updated in place (its from_snapshot_id records the new id), keeps
+// its id, and the plan after is empty.
+func testRestoredSnapshotLost(t *testing.T, h harness) {
+	caps := h.Capabilities
+	needs(t, caps.Accepts(platform.AttrSnapshotSandboxID) && caps.Accepts(platform.AttrSandboxFromSnapshotID),
+		"sandbox snapshots restored into new sandboxes (SandboxSnapshot, SandboxFromSnapshot)")
+	r := newRun(h)
+	needs(t, caps.SnapshotDelete && !slices.Contains(caps.SnapshotUndeletableKinds, platform.SnapshotKind(r.sandboxSnapshotKind())),
+		"sandbox snapshots that can be deleted (SnapshotDelete)")
+	if h.SnapshotsHeldByRestoredBoxes {
+		t.Skipf("%s cannot delete a snapshot while a box restored from it lives, so that snapshot is never lost", h.Name)
+	}
+	var restoredID, snapID, newSnapID string
+	cfg := r.config(r.template(), r.sandbox("src"), r.snapshotOf("snap", "sbx_sandbox.src"), `resource "sbx_sandbox" "restored" {
+  name             = "`+r.name+`-restored"
+  from_snapshot_id = sbx_snapshot.snap.id
+}
+`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: h.ProviderFactories,
+		CheckDestroy: goneFromPlatform(t, h, map[string]*string{
+			KindSandbox: &restoredID, KindSnapshot: &newSnapID,
+		}),
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg,
+				ConfigPlanChecks: emptyPlanAfterApply(),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					captureID("sbx_sandbox.restored", &restoredID),
+					captureID("sbx_snapshot.snap", &snapID),
+				),
+			},
+			{
+				PreConfig: func() {
+					h.OutOfBand.Delete(t, KindSnapshot, snapID)
+					if h.OutOfBand.Exists(t, KindSnapshot, snapID) {
+						t.Fatalf("snapshot %s still exists after the out-of-band delete", snapID)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("sbx_snapshot.snap", plancheck.ResourceActionCreate),
+						plancheck.ExpectResourceAction("sbx_sandbox.restored", plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue("sbx_sandbox.restored", tfjsonpath.New("from_snapshot_id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					captureID("sbx_snapshot.snap", &newSnapID),
+					sameID("sbx_sandbox.restored", &restoredID),
+					resource.TestCheckResourceAttrPair("sbx_sandbox.restored", "from_snapshot_id", "sbx_snapshot.snap", "id"),
+					existsOnPlatform(t, h, KindSandbox, &restoredID),
+				),
+			},
+		},
+	})
+}
+
+// sameID checks that addr still has the id captured in *want.
+func sameID(addr string, want *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		var got string
+		if err := captureID(addr, &got)(s); err != nil {
+			return err
+		}
+		if got != *want {
+			return fmt.Errorf("%s is %s, want %s kept (it was replaced)", addr, got, *want)
+		}
+		return nil
+	}
+}
