@@ -17,7 +17,8 @@ import (
 // data, so the snapshot deleted behind Terraform's back (or expired) never
 // replaces it. The snapshot's resource is created anew with a new id; the
 // box is updated in place (its from_snapshot_id records the new id), keeps
-// its id, and the plan after is empty.
+// its id, and the plan after is empty. A later change to another snapshot,
+// while the recorded one exists, replaces the box as always.
 func testRestoredSnapshotLost(t *testing.T, h harness) {
 	caps := h.Capabilities
 	needs(t, caps.Accepts(platform.AttrSnapshotSandboxID) && caps.Accepts(platform.AttrSandboxFromSnapshotID),
@@ -28,16 +29,20 @@ func testRestoredSnapshotLost(t *testing.T, h harness) {
 	if h.SnapshotsHeldByRestoredBoxes {
 		t.Skipf("%s cannot delete a snapshot while a box restored from it lives, so that snapshot is never lost", h.Name)
 	}
-	var restoredID, snapID, newSnapID string
-	cfg := r.config(r.template(), r.sandbox("src"), r.snapshotOf("snap", "sbx_sandbox.src"), `resource "sbx_sandbox" "restored" {
-  name             = "`+r.name+`-restored"
-  from_snapshot_id = sbx_snapshot.snap.id
+	var restoredID, snapID, newSnapID, otherID, replacedID string
+	restoredFrom := func(snapshot string) string {
+		return `resource "sbx_sandbox" "restored" {
+  name             = "` + r.name + `-restored"
+  from_snapshot_id = sbx_snapshot.` + snapshot + `.id
 }
-`)
+`
+	}
+	base := []string{r.template(), r.sandbox("src"), r.snapshotOf("snap", "sbx_sandbox.src")}
+	cfg := r.config(append(base, restoredFrom("snap"))...)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		CheckDestroy: goneFromPlatform(t, h, map[string]*string{
-			KindSandbox: &restoredID, KindSnapshot: &newSnapID,
+			KindSandbox: &replacedID, KindSnapshot: &otherID,
 		}),
 		Steps: []resource.TestStep{
 			{
@@ -69,6 +74,17 @@ func testRestoredSnapshotLost(t *testing.T, h harness) {
 					sameID("sbx_sandbox.restored", &restoredID),
 					resource.TestCheckResourceAttrPair("sbx_sandbox.restored", "from_snapshot_id", "sbx_snapshot.snap", "id"),
 					existsOnPlatform(t, h, KindSandbox, &restoredID),
+				),
+			},
+			{
+				// Once its snapshot exists again, a change to another
+				// snapshot is a change of starting point: a new box.
+				Config:           r.config(append(base, r.snapshotOf("other", "sbx_sandbox.src"), restoredFrom("other"))...),
+				ConfigPlanChecks: expectAction("sbx_sandbox.restored", plancheck.ResourceActionReplace),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					captureID("sbx_snapshot.other", &otherID),
+					captureID("sbx_sandbox.restored", &replacedID),
+					resource.TestCheckResourceAttrPair("sbx_sandbox.restored", "from_snapshot_id", "sbx_snapshot.other", "id"),
 				),
 			},
 		},
