@@ -24,20 +24,20 @@ type harness struct {
 	Capabilities            platform.Capabilities
 	OutOfBand               OutOfBand
 	ImportStateVerifyIgnore map[string][]string
-	// SnapshotsHeldByRestoredBoxes: see Instance.
-	SnapshotsHeldByRestoredBoxes bool
+	// SnapshotsHeldByRunningBoxes: see Instance.
+	SnapshotsHeldByRunningBoxes bool
 }
 
 func newHarness(in *Instance, factories Factories) harness {
 	return harness{
-		Name:                         in.Name,
-		ProviderFactories:            factories,
-		ProviderConfig:               in.ProviderBlock(),
-		TemplateConfig:               in.TemplateConfig,
-		Capabilities:                 in.Capabilities,
-		OutOfBand:                    in.OutOfBand,
-		ImportStateVerifyIgnore:      in.ImportStateVerifyIgnore,
-		SnapshotsHeldByRestoredBoxes: in.SnapshotsHeldByRestoredBoxes,
+		Name:                        in.Name,
+		ProviderFactories:           factories,
+		ProviderConfig:              in.ProviderBlock(),
+		TemplateConfig:              in.TemplateConfig,
+		Capabilities:                in.Capabilities,
+		OutOfBand:                   in.OutOfBand,
+		ImportStateVerifyIgnore:     in.ImportStateVerifyIgnore,
+		SnapshotsHeldByRunningBoxes: in.SnapshotsHeldByRunningBoxes,
 	}
 }
 
