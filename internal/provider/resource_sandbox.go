@@ -149,7 +149,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 					"Restoring always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and "+
 					"`from_snapshot_id` is required. Changing it to another snapshot replaces the sandbox. **A box restored "+
 					"from a snapshot holds its own data**: when the snapshot it was restored from is gone (deleted or "+
-					"expired, so its `sbx_snapshot` is created anew with a new id), the sandbox is kept, with its data, "+
+					"expired, so its `sbx_snapshot` is created anew), the sandbox is kept, with its data, "+
 					"`from_snapshot_id` records the configured value in place and the plan warns; run "+
 					"`terraform apply -replace` to start a new box from the new snapshot.", defs, platform.AttrSandboxFromSnapshotID),
 				Optional: true,
