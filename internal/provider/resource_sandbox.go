@@ -147,9 +147,14 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 			"from_snapshot_id": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("Id of a snapshot (`sbx_snapshot.x.id`) to restore into a new sandbox. "+
 					"Restoring always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and "+
-					"`from_snapshot_id` is required.", defs, platform.AttrSandboxFromSnapshotID),
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+					"`from_snapshot_id` is required. Changing it to another snapshot replaces the sandbox. **A box restored "+
+					"from a snapshot holds its own data**: when the snapshot it was restored from is gone (deleted or "+
+					"expired, so its `sbx_snapshot` is created anew), the sandbox is kept, with its data, "+
+					"`from_snapshot_id` records the configured value in place and the plan warns; run "+
+					"`terraform apply -replace` to start a new box from the new snapshot.", defs, platform.AttrSandboxFromSnapshotID),
+				Optional: true,
+				// Replacement is ModifyPlan's: a lost snapshot never replaces
+				// the box (resource_sandbox_snapshot_lost.go).
 			},
 			"state": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("The state to keep the sandbox in: `running` (default), `paused` "+

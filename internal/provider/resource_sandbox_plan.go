@@ -18,12 +18,24 @@ import (
 // before any platform is configured, and plan modifiers never see the
 // provider's data: only ModifyPlan can ask the platform what it can do.
 func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.platform == nil {
-		return // destroy, or a validation run before the provider is configured
+	if req.Plan.Raw.IsNull() {
+		return // destroy
 	}
 	var plan sandboxModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.platform == nil {
+		// A plan before the provider is configured: from_snapshot_id
+		// replaces the box on any change, as the schema would say.
+		if !req.State.Raw.IsNull() {
+			var state sandboxModel
+			resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+			if !resp.Diagnostics.HasError() && r.fromSnapshotReplaces(ctx, plan, &state, &resp.Diagnostics) {
+				resp.RequiresReplace.Append(pathSandboxFromSnapshotID)
+			}
+		}
 		return
 	}
 	caps := r.platform.Capabilities()
@@ -54,6 +66,13 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 
 	var state sandboxModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// A lost snapshot keeps the box (resource_sandbox_snapshot_lost.go).
+	if r.fromSnapshotReplaces(ctx, plan, &state, &resp.Diagnostics) {
+		resp.RequiresReplace.Append(pathSandboxFromSnapshotID)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -108,7 +127,8 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 			attrs[i].prior = priors[i]
 		}
 	}
-	// from_snapshot_id and the mounts replace the box by the schema
+	// from_snapshot_id replaces the box by ModifyPlan
+	// (resource_sandbox_snapshot_lost.go) and the mounts by the schema
 	// (RequiresReplace): only whether the platform accepts them is judged.
 	attrs[0].prior = nil
 	var priorNetwork *types.Object

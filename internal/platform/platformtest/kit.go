@@ -146,6 +146,10 @@ type Instance struct {
 	ImportStateVerifyIgnore map[string][]string
 	// OutOfBand acts on the platform behind Terraform's back.
 	OutOfBand OutOfBand
+	// SnapshotsHeldByRunningBoxes says a snapshot cannot be deleted while
+	// a box restored from it runs (Docker: an image a running container
+	// was made from cannot be removed); it can once the box is stopped.
+	SnapshotsHeldByRunningBoxes bool
 	// Objects lists the live objects the instance holds (every kind it can
 	// list; a Fly template, a record in state only, is none), for orphan
 	// and duplicate checks.

@@ -24,17 +24,20 @@ type harness struct {
 	Capabilities            platform.Capabilities
 	OutOfBand               OutOfBand
 	ImportStateVerifyIgnore map[string][]string
+	// SnapshotsHeldByRunningBoxes: see Instance.
+	SnapshotsHeldByRunningBoxes bool
 }
 
 func newHarness(in *Instance, factories Factories) harness {
 	return harness{
-		Name:                    in.Name,
-		ProviderFactories:       factories,
-		ProviderConfig:          in.ProviderBlock(),
-		TemplateConfig:          in.TemplateConfig,
-		Capabilities:            in.Capabilities,
-		OutOfBand:               in.OutOfBand,
-		ImportStateVerifyIgnore: in.ImportStateVerifyIgnore,
+		Name:                        in.Name,
+		ProviderFactories:           factories,
+		ProviderConfig:              in.ProviderBlock(),
+		TemplateConfig:              in.TemplateConfig,
+		Capabilities:                in.Capabilities,
+		OutOfBand:                   in.OutOfBand,
+		ImportStateVerifyIgnore:     in.ImportStateVerifyIgnore,
+		SnapshotsHeldByRunningBoxes: in.SnapshotsHeldByRunningBoxes,
 	}
 }
 
@@ -54,6 +57,7 @@ func Run(t *testing.T, in *Instance, factories Factories) {
 		{"out_of_band_state_change", testOutOfBandState},
 		{"disappears", testDisappears},
 		{"snapshot_and_restore", testSnapshotRestore},
+		{"restored_snapshot_lost", testRestoredSnapshotLost},
 		{"lookups", testLookups},
 		{"import", testImport},
 	} {

@@ -75,7 +75,12 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			"sbx_sandbox": {"status_since"},
 		},
 		OutOfBand: oob,
-		Objects:   func(t *testing.T) []platformtest.Object { return objects(t, api, owner, oob.madeByHand()) },
+		// The engine refuses to remove an image a running container was
+		// made from ("conflict: unable to delete … (cannot be forced) -
+		// image is being used by running container …"); a forced remove
+		// of one a stopped container was made from deletes it.
+		SnapshotsHeldByRunningBoxes: true,
+		Objects:                     func(t *testing.T) []platformtest.Object { return objects(t, api, owner, oob.madeByHand()) },
 	}
 }
 
