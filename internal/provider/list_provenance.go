@@ -13,7 +13,7 @@ import (
 
 // A list finds every object of its kind that matches its filters, made by
 // anyone: importing is the deliberate act of taking ownership, and the
-// objects a team made by hand (docker volume create, a platform's own CLI)
+// objects a team made by hand (with the platform's own command line)
 // are what a bulk import is for. These filters narrow the list by who made
 // an object, where the platform keeps the provider's marks on that kind.
 

@@ -43,8 +43,8 @@ func (l *volumeList) ListResourceConfigSchema(_ context.Context, _ list.ListReso
 	attrs["labels"] = listLabelsAttribute("volume")
 	maps.Copy(attrs, listProvenanceAttributes("volume"))
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: listDescription("volume", "Every volume the filters match is listed, whoever made it (`docker volume "+
-			"create`, the platform's own CLI, another state): importing is how a team takes ownership of them. "+
+		MarkdownDescription: listDescription("volume", "Every volume the filters match is listed, whoever made it (the platform's own "+
+			"command line, a script, another state): importing is how a team takes ownership of them. "+
 			"`made_by_provider` and `owner` narrow the list by who made a volume, where the platform labels volumes. "+
 			"No filter lists them all; with several, a volume matches all of them."),
 		Attributes: attrs,
