@@ -119,7 +119,7 @@ func (a *sandboxExecAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"success_exit_codes": schema.ListAttribute{
 				MarkdownDescription: "The exit codes that count as success; default `[0]`. Any other fails the apply, " +
 					"with the command's last output.",
-				ElementType: types.Int64Type,
+				ElementType: wholeNumber,
 				Optional:    true,
 				Validators:  []validator.List{listvalidator.SizeAtLeast(1)},
 			},

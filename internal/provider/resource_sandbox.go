@@ -171,18 +171,21 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"cpu_count": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Number of CPUs for the sandbox. When omitted the platform's default applies.",
 					defs, platform.AttrSandboxCPUCount),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Memory limit in MiB, at least the platform's minimum. When omitted "+
 					"the platform's default applies.", defs, platform.AttrSandboxMemoryMB),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
+				CustomType:          wholeNumber,
 				MarkdownDescription: withPlatformNotes("Disk size in MiB for the sandbox.", defs, platform.AttrSandboxDiskMB),
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
