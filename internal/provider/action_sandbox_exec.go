@@ -88,6 +88,7 @@ func (a *sandboxExecAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the sandbox to run the command in, usually `sbx_sandbox.<name>.id`. It must be running.",
 				Required:            true,
+				Validators:          []validator.String{objectIDValidator("sandbox")},
 			},
 			"command": schema.ListAttribute{
 				MarkdownDescription: "The program and its arguments, e.g. `[\"/bin/sh\", \"-c\", \"make seed\"]`: run as given, " +

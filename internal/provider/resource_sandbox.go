@@ -142,6 +142,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				MarkdownDescription: "Id of the template (`sbx_template.x.id`) to start the sandbox from. " +
 					"Exactly one of `template_id` and `from_snapshot_id` is required. Changing it replaces the sandbox.",
 				Optional:      true,
+				Validators:    []validator.String{objectIDValidator("template")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"from_snapshot_id": schema.StringAttribute{
@@ -149,6 +150,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 					"Restoring always makes a new box; the snapshot is left unchanged. Exactly one of `template_id` and "+
 					"`from_snapshot_id` is required.", defs, platform.AttrSandboxFromSnapshotID),
 				Optional:      true,
+				Validators:    []validator.String{objectIDValidator("snapshot")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"state": schema.StringAttribute{
@@ -253,6 +255,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 						"volume_id": schema.StringAttribute{
 							MarkdownDescription: "Id of the volume (`sbx_volume.x.id`).",
 							Required:            true,
+							Validators:          []validator.String{objectIDValidator("volume")},
 						},
 						"path": schema.StringAttribute{
 							MarkdownDescription: "Absolute path inside the sandbox to mount the volume at, e.g. `/data`.",

@@ -127,6 +127,7 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: withPlatformNotes("Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the "+
 					"new volume.", defs, platform.AttrVolumeFromSnapshotID),
 				Optional:      true,
+				Validators:    []validator.String{objectIDValidator("snapshot")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"labels": schema.MapAttribute{

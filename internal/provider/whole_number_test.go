@@ -88,8 +88,6 @@ func TestWholeNumberRead(t *testing.T) {
 // "Configuration Read Error". Computed-only numbers are set by the
 // provider alone.
 func TestEveryConfigurableInt64IsWholeNumber(t *testing.T) {
-	ctx := context.Background()
-	p := New("test")()
 	var found []string
 	visit := func(name string, typ attr.Type) {
 		if bareInt64(typ) {
@@ -99,52 +97,20 @@ func TestEveryConfigurableInt64IsWholeNumber(t *testing.T) {
 			found = append(found, name)
 		}
 	}
-	check := func(where string, attrs map[string]schemaAttr, blocks map[string]attr.Type) {
+	check := func(where string, attrs map[string]schemaAttr, blocks map[string]any) {
 		for name, a := range attrs {
 			if a.IsOptional() || a.IsRequired() {
 				visit(where+"."+name, a.GetType())
 			}
 		}
-		for name, typ := range blocks {
-			visit(where+"."+name, typ)
+		// Everything in a block is configuration: the walk checks a
+		// block's whole type.
+		for name, b := range blocks {
+			visit(where+"."+name, b.(interface{ Type() attr.Type }).Type())
 		}
 	}
 
-	var presp provider.SchemaResponse
-	p.Schema(ctx, provider.SchemaRequest{}, &presp)
-	check("provider", attrsOf(presp.Schema.GetAttributes()), blocksOf(presp.Schema.GetBlocks()))
-	for _, newR := range p.Resources(ctx) {
-		r := newR()
-		var m resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
-		var resp resource.SchemaResponse
-		r.Schema(ctx, resource.SchemaRequest{}, &resp)
-		check(m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
-	}
-	for _, newD := range p.DataSources(ctx) {
-		d := newD()
-		var m datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
-		var resp datasource.SchemaResponse
-		d.Schema(ctx, datasource.SchemaRequest{}, &resp)
-		check("data."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
-	}
-	for _, newL := range p.(provider.ProviderWithListResources).ListResources(ctx) {
-		l := newL()
-		var m resource.MetadataResponse
-		l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
-		var resp list.ListResourceSchemaResponse
-		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &resp)
-		check("list."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
-	}
-	for _, newA := range p.(provider.ProviderWithActions).Actions(ctx) {
-		a := newA()
-		var m action.MetadataResponse
-		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "sbx"}, &m)
-		var resp action.SchemaResponse
-		a.Schema(ctx, action.SchemaRequest{}, &resp)
-		check("action."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
-	}
+	forEachSchema(t, check)
 	// The walk reaches the numbers it should: a walk that saw nothing
 	// would pass as well.
 	for _, want := range []string{"provider.max_retries", "sbx_volume.size_gb", "sbx_sandbox.cpu_count",
@@ -173,14 +139,58 @@ func attrsOf[A any](in map[string]A) map[string]schemaAttr {
 	return out
 }
 
-// blocksOf is the types of a schema's blocks. Everything in a block is
-// configuration, so the walk checks a block's whole type.
-func blocksOf[B any](in map[string]B) map[string]attr.Type {
-	out := map[string]attr.Type{}
+// blocksOf is a schema's blocks, whichever package's schema they come from.
+func blocksOf[B any](in map[string]B) map[string]any {
+	out := map[string]any{}
 	for k, b := range in {
-		out[k] = any(b).(interface{ Type() attr.Type }).Type()
+		out[k] = b
 	}
 	return out
+}
+
+// forEachSchema calls visit with the attributes and blocks of every schema
+// a configuration fills: the provider block's, and every resource's, data
+// source's, list resource's and action's, named as in a configuration
+// ("sbx_volume", "data.sbx_volume", "list.sbx_volume", "action.sbx_sandbox_exec").
+func forEachSchema(t *testing.T, visit func(where string, attrs map[string]schemaAttr, blocks map[string]any)) {
+	t.Helper()
+	ctx := context.Background()
+	p := New("test")()
+	var presp provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &presp)
+	visit("provider", attrsOf(presp.Schema.GetAttributes()), blocksOf(presp.Schema.GetBlocks()))
+	for _, newR := range p.Resources(ctx) {
+		r := newR()
+		var m resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
+		var resp resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &resp)
+		visit(m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+	}
+	for _, newD := range p.DataSources(ctx) {
+		d := newD()
+		var m datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
+		var resp datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &resp)
+		visit("data."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+	}
+	for _, newL := range p.(provider.ProviderWithListResources).ListResources(ctx) {
+		l := newL()
+		var m resource.MetadataResponse
+		l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
+		var resp list.ListResourceSchemaResponse
+		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &resp)
+		visit("list."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+	}
+	for _, newA := range p.(provider.ProviderWithActions).Actions(ctx) {
+		a := newA()
+		var m action.MetadataResponse
+		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "sbx"}, &m)
+		var resp action.SchemaResponse
+		a.Schema(ctx, action.SchemaRequest{}, &resp)
+		visit("action."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+	}
 }
 
 // bareInt64 is whether t is, or holds, the framework's Int64Type.
