@@ -106,7 +106,12 @@ func TestEveryConfigurableInt64IsWholeNumber(t *testing.T) {
 		// Everything in a block is configuration: the walk checks a
 		// block's whole type.
 		for name, b := range blocks {
-			visit(where+"."+name, b.(interface{ Type() attr.Type }).Type())
+			typed, ok := b.(interface{ Type() attr.Type })
+			if !ok {
+				t.Errorf("%s.%s: a block of %T, which has no type", where, name, b)
+				continue
+			}
+			visit(where+"."+name, typed.Type())
 		}
 	}
 
@@ -131,10 +136,15 @@ type schemaAttr interface {
 
 // attrsOf takes a schema's attributes as schemaAttrs, whichever package's
 // schema they come from.
-func attrsOf[A any](in map[string]A) map[string]schemaAttr {
+func attrsOf[A any](t *testing.T, in map[string]A) map[string]schemaAttr {
+	t.Helper()
 	out := map[string]schemaAttr{}
 	for k, a := range in {
-		out[k] = any(a).(schemaAttr)
+		sa, ok := any(a).(schemaAttr)
+		if !ok {
+			t.Fatalf("attribute %s: a %T, which the walk cannot read", k, a)
+		}
+		out[k] = sa
 	}
 	return out
 }
@@ -158,14 +168,14 @@ func forEachSchema(t *testing.T, visit func(where string, attrs map[string]schem
 	p := New("test")()
 	var presp provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &presp)
-	visit("provider", attrsOf(presp.Schema.GetAttributes()), blocksOf(presp.Schema.GetBlocks()))
+	visit("provider", attrsOf(t, presp.Schema.GetAttributes()), blocksOf(presp.Schema.GetBlocks()))
 	for _, newR := range p.Resources(ctx) {
 		r := newR()
 		var m resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
 		var resp resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &resp)
-		visit(m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+		visit(m.TypeName, attrsOf(t, resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
 	}
 	for _, newD := range p.DataSources(ctx) {
 		d := newD()
@@ -173,23 +183,31 @@ func forEachSchema(t *testing.T, visit func(where string, attrs map[string]schem
 		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
 		var resp datasource.SchemaResponse
 		d.Schema(ctx, datasource.SchemaRequest{}, &resp)
-		visit("data."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+		visit("data."+m.TypeName, attrsOf(t, resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
 	}
-	for _, newL := range p.(provider.ProviderWithListResources).ListResources(ctx) {
+	withLists, ok := p.(provider.ProviderWithListResources)
+	if !ok {
+		t.Fatal("the provider has no list resources")
+	}
+	for _, newL := range withLists.ListResources(ctx) {
 		l := newL()
 		var m resource.MetadataResponse
 		l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "sbx"}, &m)
 		var resp list.ListResourceSchemaResponse
 		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &resp)
-		visit("list."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+		visit("list."+m.TypeName, attrsOf(t, resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
 	}
-	for _, newA := range p.(provider.ProviderWithActions).Actions(ctx) {
+	withActions, ok := p.(provider.ProviderWithActions)
+	if !ok {
+		t.Fatal("the provider has no actions")
+	}
+	for _, newA := range withActions.Actions(ctx) {
 		a := newA()
 		var m action.MetadataResponse
 		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "sbx"}, &m)
 		var resp action.SchemaResponse
 		a.Schema(ctx, action.SchemaRequest{}, &resp)
-		visit("action."+m.TypeName, attrsOf(resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
+		visit("action."+m.TypeName, attrsOf(t, resp.Schema.GetAttributes()), blocksOf(resp.Schema.GetBlocks()))
 	}
 }
 
@@ -240,6 +258,10 @@ func TestValidateRefusesFractions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	actions, ok := server.(tfprotov6.ActionServer)
+	if !ok {
+		t.Fatal("the provider's server serves no actions")
+	}
 	half := tftypes.NewValue(tftypes.Number, 1.5)
 	for _, tc := range []struct {
 		name   string
@@ -270,7 +292,7 @@ func TestValidateRefusesFractions(t *testing.T) {
 					[]tftypes.Value{tftypes.NewValue(tftypes.Number, 0), half}),
 			},
 			call: func(c *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
-				r, err := server.(tfprotov6.ActionServer).ValidateActionConfig(ctx, &tfprotov6.ValidateActionConfigRequest{ActionType: "sbx_sandbox_exec", Config: c})
+				r, err := actions.ValidateActionConfig(ctx, &tfprotov6.ValidateActionConfigRequest{ActionType: "sbx_sandbox_exec", Config: c})
 				return r.Diagnostics, err
 			},
 			want: "success_exit_codes[1] = 1.5 is not a whole number: success_exit_codes[1] takes whole numbers only. Round it down to 1 or up to 2."},
@@ -297,7 +319,10 @@ func TestValidateRefusesFractions(t *testing.T) {
 // every other attribute and block null, as Terraform sends it.
 func configValue(t *testing.T, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
-	typ := schema.ValueType().(tftypes.Object)
+	typ, ok := schema.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("a schema of %s, not an object", schema.ValueType())
+	}
 	vals := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
 		vals[name] = tftypes.NewValue(at, nil)
