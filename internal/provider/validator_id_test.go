@@ -6,9 +6,12 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // TestObjectIDValidator: an empty or blank id is refused naming the
@@ -91,5 +94,75 @@ func TestEveryObjectIDRefusesEmpty(t *testing.T) {
 		if !strings.Contains(" "+strings.Join(checked, " ")+" ", " "+want+" ") {
 			t.Errorf("the walk did not check %s; it checked %v", want, checked)
 		}
+	}
+}
+
+// TestValidateRefusesEmptyIDs: through the provider's server, as Terraform
+// calls it, an empty id is refused in a resource, a data source, a list
+// resource (terraform query) and an action, with the one error.
+func TestValidateRefusesEmptyIDs(t *testing.T) {
+	ctx := context.Background()
+	server := providerserver.NewProtocol6(New("test")())()
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, listsOK := server.(tfprotov6.ListResourceServer)
+	actions, actionsOK := server.(tfprotov6.ActionServer)
+	if !listsOK || !actionsOK {
+		t.Fatal("the provider's server serves no list resources or no actions")
+	}
+	empty := tftypes.NewValue(tftypes.String, "")
+	for _, tc := range []struct {
+		name   string
+		schema *tfprotov6.Schema
+		set    map[string]tftypes.Value
+		call   func(*tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error)
+		want   string
+	}{
+		{name: "resource", schema: schemas.ResourceSchemas["sbx_snapshot"], set: map[string]tftypes.Value{"sandbox_id": empty},
+			call: func(c *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
+				r, err := server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: "sbx_snapshot", Config: c})
+				return r.Diagnostics, err
+			},
+			want: `sandbox_id = "": an id cannot be empty or blank; give the id of a sandbox, such as sbx_sandbox.x.id.`},
+		{name: "data_source", schema: schemas.DataSourceSchemas["sbx_snapshots"],
+			set: map[string]tftypes.Value{"volume_id": tftypes.NewValue(tftypes.String, " ")},
+			call: func(c *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
+				r, err := server.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "sbx_snapshots", Config: c})
+				return r.Diagnostics, err
+			},
+			want: `volume_id = " ": an id cannot be empty or blank; give the id of a volume, such as sbx_volume.x.id.`},
+		{name: "list_resource", schema: schemas.ListResourceSchemas["sbx_snapshot"], set: map[string]tftypes.Value{"sandbox_id": empty},
+			call: func(c *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
+				r, err := lists.ValidateListResourceConfig(ctx, &tfprotov6.ValidateListResourceConfigRequest{TypeName: "sbx_snapshot", Config: c})
+				return r.Diagnostics, err
+			},
+			want: `sandbox_id = "": an id cannot be empty or blank; give the id of a sandbox, such as sbx_sandbox.x.id.`},
+		{name: "action", schema: schemas.ActionSchemas["sbx_sandbox_snapshot"].Schema, set: map[string]tftypes.Value{"sandbox_id": empty},
+			call: func(c *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
+				r, err := actions.ValidateActionConfig(ctx, &tfprotov6.ValidateActionConfigRequest{ActionType: "sbx_sandbox_snapshot", Config: c})
+				return r.Diagnostics, err
+			},
+			want: `sandbox_id = "": an id cannot be empty or blank; give the id of a sandbox, such as sbx_sandbox.x.id.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.schema == nil {
+				t.Fatal("no such schema")
+			}
+			diags, err := tc.call(configValue(t, tc.schema, tc.set))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var errs []string
+			for _, d := range diags {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					errs = append(errs, d.Detail)
+				}
+			}
+			if len(errs) != 1 || errs[0] != tc.want {
+				t.Fatalf("errors %q, want only %q", errs, tc.want)
+			}
+		})
 	}
 }
