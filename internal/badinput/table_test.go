@@ -12,6 +12,17 @@ const flyToken = "fly_badinput_token_93be"
 // w is the parts of an expected error, in order.
 func w(parts ...string) []string { return parts }
 
+// whole is the error of a fraction in the number attribute attr: its
+// value, and the whole numbers below and above it.
+func whole(attr, value, below, above string) []string {
+	return w(attr + " = " + value + " is not a whole number: " + attr + " takes whole numbers only. Round it down to " + below + " or up to " + above + ".")
+}
+
+// emptyID is the error of an empty or blank id of a kind of object in attr.
+func emptyID(attr, quoted, kind string) []string {
+	return w(attr + " = " + quoted + ": an id cannot be empty or blank; give the id of a " + kind + ", such as sbx_" + kind + ".x.id.")
+}
+
 // badRows is the table. Each row's error names the attribute (or the
 // Dockerfile line, or the provider setting) and what is allowed instead.
 func badRows() []row {
@@ -76,6 +87,30 @@ func badRows() []row {
 			want: w("memory_mb = 1024 is not supported on e2b", "set it on the sbx_template")},
 		{category: "sizes", name: "docker_memory_below_min", platform: docker, engine: true, config: box(docker, "memory_mb = 4"),
 			want: w("memory_mb = 4 is below the minimum of 6 on docker. Set memory_mb to 6 or more")},
+
+		// Whole numbers: a fraction in a number attribute, refused naming
+		// the attribute and the whole numbers either side (once the
+		// framework's "Configuration Read Error").
+		{category: "whole_numbers", name: "volume_size_gb", platform: fly, config: vol("name    = \"sized\"\nsize_gb = 1.5"),
+			want: whole("size_gb", "1.5", "1", "2")},
+		{category: "whole_numbers", name: "volume_snapshot_retention", platform: fly, config: vol("name               = \"sized\"\nsnapshot_retention = 7.5"),
+			want: whole("snapshot_retention", "7.5", "7", "8")},
+		{category: "whole_numbers", name: "sandbox_cpu_count", platform: modal, config: box(modal, "cpu_count = 1.5"),
+			want: whole("cpu_count", "1.5", "1", "2")},
+		{category: "whole_numbers", name: "sandbox_memory_mb", platform: docker, config: box(docker, "memory_mb = 512.5"),
+			want: whole("memory_mb", "512.5", "512", "513")},
+		{category: "whole_numbers", name: "sandbox_disk_mb_negative", platform: e2b, config: box(e2b, "disk_mb = -0.5"),
+			want: whole("disk_mb", "-0.5", "-1", "0")},
+		{category: "whole_numbers", name: "sandbox_env_wo_version", platform: modal, config: box(modal, "env_wo_version = 1.5"),
+			want: whole("env_wo_version", "1.5", "1", "2")},
+		{category: "whole_numbers", name: "template_cpu_count", platform: daytona, config: tpl("name      = \"frac\"\nimage     = \"python:3.12-slim\"\ncpu_count = 1.5"),
+			want: whole("cpu_count", "1.5", "1", "2")},
+		{category: "whole_numbers", name: "template_memory_mb", platform: e2b, config: tpl("name      = \"frac\"\nimage     = \"alpine:3.20\"\nmemory_mb = 1024.5"),
+			want: whole("memory_mb", "1024.5", "1024", "1025")},
+		{category: "whole_numbers", name: "template_disk_mb", platform: docker, config: tpl("name    = \"frac\"\nimage   = \"alpine:3.20\"\ndisk_mb = 2048.25"),
+			want: whole("disk_mb", "2048.25", "2048", "2049")},
+		{category: "whole_numbers", name: "provider_max_retries", platform: daytona, provider: []string{"max_retries = 2.5"},
+			config: vol(`name = "retries"`), want: whole("max_retries", "2.5", "2", "3")},
 
 		// Durations.
 		{category: "durations", name: "words", platform: e2b, config: box(e2b, `timeout = "5 minutes"`),
@@ -214,6 +249,29 @@ func badRows() []row {
 			want: w(`name = "nightly": fly snapshots have no name`, "remove name and find the snapshot by its source")},
 		{category: "snapshots", name: "volume_include_memory", platform: fly, config: snap("volume_id      = \"vol_1\"\ninclude_memory = true"),
 			want: w("These attributes cannot be configured together: [include_memory,volume_id]")},
+
+		// Ids of other objects: an empty or blank one passed the plan to
+		// fail the apply.
+		{category: "ids", name: "mount_volume_id_empty", platform: e2b, config: box(e2b, mount("", "/data")),
+			want: emptyID("volume_mount[0].volume_id", `""`, "volume")},
+		{category: "ids", name: "mount_volume_id_blank", platform: fly, config: box(fly, mount("  ", "/data")),
+			want: emptyID("volume_mount[0].volume_id", `"  "`, "volume")},
+		{category: "ids", name: "sandbox_template_id", platform: daytona, config: "resource \"sbx_sandbox\" \"s\" {\n  template_id = \"\"\n}\n",
+			want: emptyID("template_id", `""`, "template")},
+		{category: "ids", name: "sandbox_from_snapshot_id", platform: modal, config: "resource \"sbx_sandbox\" \"s\" {\n  from_snapshot_id = \"\"\n}\n",
+			want: emptyID("from_snapshot_id", `""`, "snapshot")},
+		{category: "ids", name: "volume_from_snapshot_id", platform: fly, config: vol("name             = \"restored\"\nfrom_snapshot_id = \"\""),
+			want: emptyID("from_snapshot_id", `""`, "snapshot")},
+		{category: "ids", name: "snapshot_sandbox_id", platform: e2b, config: snap(`sandbox_id = ""`),
+			want: emptyID("sandbox_id", `""`, "sandbox")},
+		{category: "ids", name: "snapshot_volume_id", platform: docker, config: snap(`volume_id = " "`),
+			want: emptyID("volume_id", `" "`, "volume")},
+		{category: "ids", name: "snapshots_filter_volume_id", platform: modal, config: "data \"sbx_snapshots\" \"x\" {\n  volume_id = \"\"\n}\n",
+			want: emptyID("volume_id", `""`, "volume")},
+		{category: "ids", name: "template_lookup_id", platform: docker, config: "data \"sbx_template\" \"x\" {\n  id = \"\"\n}\n",
+			want: emptyID("id", `""`, "template")},
+		{category: "ids", name: "volume_lookup_id", platform: daytona, config: "data \"sbx_volume\" \"x\" {\n  id = \"\"\n}\n",
+			want: emptyID("id", `""`, "volume")},
 
 		// Network egress entries.
 		{category: "network", name: "e2b_allow_out_bad_cidr", platform: e2b,

@@ -88,6 +88,7 @@ func (a *sandboxExecAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the sandbox to run the command in, usually `sbx_sandbox.<name>.id`. It must be running.",
 				Required:            true,
+				Validators:          []validator.String{objectIDValidator("sandbox")},
 			},
 			"command": schema.ListAttribute{
 				MarkdownDescription: "The program and its arguments, e.g. `[\"/bin/sh\", \"-c\", \"make seed\"]`: run as given, " +
@@ -119,7 +120,7 @@ func (a *sandboxExecAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"success_exit_codes": schema.ListAttribute{
 				MarkdownDescription: "The exit codes that count as success; default `[0]`. Any other fails the apply, " +
 					"with the command's last output.",
-				ElementType: types.Int64Type,
+				ElementType: wholeNumber,
 				Optional:    true,
 				Validators:  []validator.List{listvalidator.SizeAtLeast(1)},
 			},

@@ -116,14 +116,18 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 		t.Fatalf("a command past its timeout: %v, want a failed apply saying so:\n%s", err, out)
 	}
 
-	// Refused before anything runs: a relative working_dir, an empty program.
+	// Refused before anything runs: a relative working_dir, an empty program,
+	// a code that is not a whole number.
 	for _, c := range []struct{ args, extra, want string }{
 		{`"pwd"`, `    working_dir = "relative"`, `working_dir = "relative": give an absolute path`},
 		{`"pwd"`, `    success_exit_codes = []`, `success_exit_codes`},
+		{`"pwd"`, `    success_exit_codes = [0, 1.5]`,
+			`success_exit_codes[1] = 1.5 is not a whole number: success_exit_codes[1] takes whole numbers only. Round it down to 1 or up to 2.`},
 	} {
 		s.WriteFile("main.tf", sandboxExecActionHCL(t, name, c.args, c.extra))
 		out, err := s.Run("plan", "-input=false", "-no-color", "-invoke=action.sbx_sandbox_exec.run")
-		if err == nil || !strings.Contains(out, c.want) {
+		// Terraform wraps long messages: compare with whitespace collapsed.
+		if err == nil || !strings.Contains(strings.Join(strings.Fields(out), " "), c.want) {
 			t.Errorf("plan -invoke with %s: %v, want an error saying %q:\n%s", c.extra, err, c.want, out)
 		}
 	}

@@ -91,7 +91,8 @@ func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: withActionNotes("Id of the sandbox to snapshot, usually `sbx_sandbox.<name>.id`.",
 					defs, platform.AttrSnapshotSandboxID),
-				Required: true,
+				Required:   true,
+				Validators: []validator.String{objectIDValidator("sandbox")},
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the snapshot, for finding it again (the `sbx_snapshot` data source's `name`). " +
@@ -140,14 +141,10 @@ func (a *sandboxSnapshotAction) ValidateConfig(ctx context.Context, req action.V
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for _, attr := range []struct {
-		name  string
-		value types.String
-	}{{"sandbox_id", config.SandboxID}, {"name", config.Name}} {
-		if knownString(attr.value) && strings.TrimSpace(attr.value.ValueString()) == "" {
-			resp.Diagnostics.AddAttributeError(path.Root(attr.name), "Empty "+attr.name,
-				fmt.Sprintf("%s = %q: give a non-empty value, or leave it out.", attr.name, attr.value.ValueString()))
-		}
+	// An empty sandbox_id is refused by its schema validator, as every id.
+	if knownString(config.Name) && strings.TrimSpace(config.Name.ValueString()) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Empty name",
+			fmt.Sprintf("name = %q: give a non-empty value, or leave it out.", config.Name.ValueString()))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -60,6 +61,7 @@ func (d *snapshotDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		MarkdownDescription: "The id of the snapshot to read. Conflicts with every filter. When not set: the id of the snapshot the filters found.",
 		Optional:            true,
 		Computed:            true,
+		Validators:          []validator.String{objectIDValidator("snapshot")},
 	}
 	attrs["most_recent"] = schema.BoolAttribute{
 		MarkdownDescription: "When several snapshots match, take the newest (by `created_at`) instead of failing. Defaults to `false`. " +

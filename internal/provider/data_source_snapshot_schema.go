@@ -44,11 +44,13 @@ func snapshotFilterAttributes(alsoResults bool) map[string]schema.Attribute {
 		"sandbox_id": schema.StringAttribute{
 			MarkdownDescription: "Only snapshots taken of this sandbox." + dsResultNote(alsoResults, "The sandbox the snapshot was taken of, if any."),
 			Optional:            true,
+			Validators:          []validator.String{objectIDValidator("sandbox")},
 			Computed:            alsoResults,
 		},
 		"volume_id": schema.StringAttribute{
 			MarkdownDescription: "Only snapshots taken of this volume." + dsResultNote(alsoResults, "The volume the snapshot was taken of, if any."),
 			Optional:            true,
+			Validators:          []validator.String{objectIDValidator("volume")},
 			Computed:            alsoResults,
 		},
 		"include_expired": schema.BoolAttribute{

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -50,6 +51,7 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The id of the template to read. When looking up by `name`: the id found.",
 				Optional:            true,
+				Validators:          []validator.String{objectIDValidator("template")},
 				Computed:            true,
 			},
 			"name": schema.StringAttribute{

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -62,6 +63,7 @@ func (d *volumeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The id of the volume to read. When looking up by `name`: the id found; use it to import the volume.",
 				Optional:            true,
+				Validators:          []validator.String{objectIDValidator("volume")},
 				Computed:            true,
 			},
 			"name": schema.StringAttribute{

@@ -55,10 +55,12 @@ func (l *snapshotList) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 			"sandbox_id": listschema.StringAttribute{
 				MarkdownDescription: "Only snapshots taken of this sandbox; an error where the platform does not record a snapshot's source.",
 				Optional:            true,
+				Validators:          []validator.String{objectIDValidator("sandbox")},
 			},
 			"volume_id": listschema.StringAttribute{
 				MarkdownDescription: "Only snapshots taken of this volume; an error where the platform does not record a snapshot's source.",
 				Optional:            true,
+				Validators:          []validator.String{objectIDValidator("volume")},
 			},
 			"include_expired": listschema.BoolAttribute{
 				MarkdownDescription: "Also list snapshots whose `expires_at` has already passed (the platform may delete them at any moment). Defaults to `false`.",

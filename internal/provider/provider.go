@@ -151,6 +151,7 @@ func (p *sbxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Validators: []validator.String{stringvalidator.RegexMatches(ownerPattern, "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit")},
 			},
 			"max_retries": schema.Int64Attribute{
+				CustomType:          wholeNumber,
 				MarkdownDescription: retries,
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(0, 20)},

@@ -142,6 +142,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				MarkdownDescription: "Id of the template (`sbx_template.x.id`) to start the sandbox from. " +
 					"Exactly one of `template_id` and `from_snapshot_id` is required. Changing it replaces the sandbox.",
 				Optional:      true,
+				Validators:    []validator.String{objectIDValidator("template")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"from_snapshot_id": schema.StringAttribute{
@@ -152,7 +153,8 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 					"expired, so its `sbx_snapshot` is created anew), the sandbox is kept, with its data, "+
 					"`from_snapshot_id` records the configured value in place and the plan warns; run "+
 					"`terraform apply -replace` to start a new box from the new snapshot.", defs, platform.AttrSandboxFromSnapshotID),
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{objectIDValidator("snapshot")},
 				// Replacement is ModifyPlan's: a lost snapshot never replaces
 				// the box (resource_sandbox_snapshot_lost.go).
 			},
@@ -176,18 +178,21 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"cpu_count": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Number of CPUs for the sandbox. When omitted the platform's default applies.",
 					defs, platform.AttrSandboxCPUCount),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Memory limit in MiB, at least the platform's minimum. When omitted "+
 					"the platform's default applies.", defs, platform.AttrSandboxMemoryMB),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
+				CustomType:          wholeNumber,
 				MarkdownDescription: withPlatformNotes("Disk size in MiB for the sandbox.", defs, platform.AttrSandboxDiskMB),
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
@@ -255,6 +260,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 						"volume_id": schema.StringAttribute{
 							MarkdownDescription: "Id of the volume (`sbx_volume.x.id`).",
 							Required:            true,
+							Validators:          []validator.String{objectIDValidator("volume")},
 						},
 						"path": schema.StringAttribute{
 							MarkdownDescription: "Absolute path inside the sandbox to mount the volume at, e.g. `/data`.",

@@ -55,6 +55,7 @@ func sandboxEnvWOAttributes(defs []platform.Definition) map[string]schema.Attrib
 			Validators:  []validator.Map{sandboxEnvKeysValidator{}},
 		},
 		"env_wo_version": schema.Int64Attribute{
+			CustomType: wholeNumber,
 			MarkdownDescription: withPlatformNotes("A number to change (e.g. increment) whenever the values of `env_wo` "+
 				"change: a change applies the current `env_wo` to the sandbox, as a change of `env` would be applied. "+
 				"Required with `env_wo`; removing both applies an environment without them.",

@@ -139,13 +139,15 @@ func snapshotBaseSchema(ctx context.Context, defs []platform.Definition) schema.
 				MarkdownDescription: withPlatformNotes("Id of the sandbox to snapshot. Exactly one of `sandbox_id` and "+
 					"`volume_id` must be set. Changing it does not replace an existing snapshot: it keeps the sandbox it "+
 					"was taken of, with a plan warning (see above).", defs, platform.AttrSnapshotSandboxID),
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{objectIDValidator("sandbox")},
 			},
 			"volume_id": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("Id of the volume to snapshot. Exactly one of `sandbox_id` and "+
 					"`volume_id` must be set. Changing it does not replace an existing snapshot: it keeps the volume it "+
 					"was taken of, with a plan warning (see above).", defs, platform.AttrSnapshotVolumeID),
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{objectIDValidator("volume")},
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the snapshot, for finding it again (e.g. with the `sbx_snapshot` " +

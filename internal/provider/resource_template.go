@@ -224,6 +224,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Optional: true,
 			},
 			"cpu_count": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Default number of CPUs for sandboxes started from this template. "+
 					"A change rebuilds the template. Read back by an import where the platform reports it.",
 					defs, platform.AttrTemplateCPUCount),
@@ -231,6 +232,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Default memory in MiB for sandboxes started from this template. "+
 					"A change rebuilds the template. Read back by an import where the platform reports it.",
 					defs, platform.AttrTemplateMemoryMB),
@@ -238,6 +240,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"disk_mb": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Default disk size in MiB for sandboxes started from this template. "+
 					"A change rebuilds the template.", defs, platform.AttrTemplateDiskMB),
 				Optional:   true,

@@ -96,6 +96,7 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				},
 			},
 			"size_gb": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("Size of the volume in GB. When omitted the platform's default "+
 					"size applies, and any size the volume has later (grown outside Terraform, or read by an import) is "+
 					"kept: an omitted size_gb never plans a change.", defs, platform.AttrVolumeSizeGB),
@@ -115,6 +116,7 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"snapshot_retention": schema.Int64Attribute{
+				CustomType: wholeNumber,
 				MarkdownDescription: withPlatformNotes("How many days the platform keeps the volume's snapshots (its "+
 					"automatic ones and those of `sbx_snapshot`). When omitted the platform's default applies. A change "+
 					"applies to snapshots taken after it.", defs, platform.AttrVolumeSnapshotRetention),
@@ -125,6 +127,7 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: withPlatformNotes("Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the "+
 					"new volume.", defs, platform.AttrVolumeFromSnapshotID),
 				Optional:      true,
+				Validators:    []validator.String{objectIDValidator("snapshot")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"labels": schema.MapAttribute{
