@@ -2,11 +2,16 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -36,6 +41,10 @@ func helperMount(volumeName, target string, readOnly bool) mount.Mount {
 	}
 }
 
+// errHelperImageMissing is a helper container's create that found no
+// image under its reference.
+var errHelperImageMissing = errors.New("the image is missing")
+
 // withHelperContainer creates a container that is never started, lets fn
 // copy files in or out of its mounts, and always removes it afterwards.
 // forVolume is recorded on the container so leftovers can be traced.
@@ -54,6 +63,9 @@ func withHelperContainer(ctx context.Context, api *client.Client, imageRef, forV
 		&container.HostConfig{Mounts: mounts, NetworkMode: "none"},
 		nil, nil, "")
 	if err != nil {
+		if cerrdefs.IsNotFound(err) {
+			err = fmt.Errorf("%w: %w", errHelperImageMissing, err)
+		}
 		return fmt.Errorf("creating a helper container: %w", err)
 	}
 	defer removeHelperContainer(api, created.ID)
@@ -67,11 +79,44 @@ func removeHelperContainer(api *client.Client, id string) {
 	_ = api.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: false})
 }
 
-// withVolumeHelper is withHelperContainer on the helper image, creating the
-// image first if needed.
+// helperImageAttempts is how many times an operation loads the helper
+// image and creates its container before it gives up: the image is removed
+// when the last volume is deleted (removeHelperImageIfUnused), which
+// another process may do between this one's load and its create.
+const helperImageAttempts = 3
+
+// withVolumeHelper is withHelperContainer on the helper image, loading the
+// image when it is missing, and again when it went missing before the
+// container was made.
 func withVolumeHelper(ctx context.Context, api *client.Client, forVolume string, mounts []mount.Mount, fn func(id string) error) error {
-	if _, err := ensureHelperImage(ctx, api, helperImageRef); err != nil {
-		return err
+	var err error
+	for range helperImageAttempts {
+		// Removed after the load, by the time the load checked it or by
+		// the time the container was made: load it again. fn has not run.
+		if _, err = ensureHelperImage(ctx, api, helperImageRef); err != nil {
+			if cerrdefs.IsNotFound(err) {
+				continue
+			}
+			return err
+		}
+		if err = withHelperContainer(ctx, api, helperImageRef, forVolume, mounts, fn); !errors.Is(err, errHelperImageMissing) {
+			return err
+		}
 	}
-	return withHelperContainer(ctx, api, helperImageRef, forVolume, mounts, fn)
+	return err
+}
+
+// removeHelperImageIfUnused removes the helper image once no volume the
+// provider made is left on the engine: nothing needs it then, and a full
+// destroy leaves nothing of the provider's behind. The next volume
+// operation loads it again (a few hundred bytes, from memory). The removal
+// is not forced, so the engine refuses it while another operation's helper
+// container was made from the image; whatever goes wrong leaves the image,
+// as before.
+func removeHelperImageIfUnused(ctx context.Context, api *client.Client) {
+	left, err := api.VolumeList(ctx, volume.ListOptions{Filters: filters.NewArgs(filters.Arg("label", platform.LabelManaged+"=true"))})
+	if err != nil || len(left.Volumes) > 0 {
+		return
+	}
+	_, _ = api.ImageRemove(ctx, helperImageRef, image.RemoveOptions{})
 }

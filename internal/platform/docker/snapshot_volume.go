@@ -95,9 +95,6 @@ func restoreVolumeSnapshot(ctx context.Context, api *client.Client, snapshotID, 
 	if err != nil {
 		return err
 	}
-	if _, err := ensureHelperImage(ctx, api, helperImageRef); err != nil {
-		return err
-	}
 	return withHelperContainer(ctx, api, snap.ID, volumeName, nil, func(source string) error {
 		rc, _, err := api.CopyFromContainer(ctx, source, snapshotVolumeDir)
 		if err != nil {
@@ -107,7 +104,7 @@ func restoreVolumeSnapshot(ctx context.Context, api *client.Client, snapshotID, 
 		// up where it is used, and closing it only frees the connection.
 		defer func() { _ = rc.Close() }()
 		mounts := []mount.Mount{helperMount(volumeName, volumeMountDir, false)}
-		return withHelperContainer(ctx, api, helperImageRef, volumeName, mounts, func(target string) error {
+		return withVolumeHelper(ctx, api, volumeName, mounts, func(target string) error {
 			// Entries are vol/…; extracted at /mnt they land in the volume.
 			// CopyUIDGID stays false so the archived owners are kept.
 			if err := api.CopyToContainer(ctx, target, volumeMountParent, rc, container.CopyToContainerOptions{}); err != nil {

@@ -160,7 +160,10 @@ func (s *volumes) Update(ctx context.Context, id string, change platform.VolumeU
 func (s *volumes) Delete(ctx context.Context, id string) error {
 	err := s.api.VolumeRemove(ctx, id, false)
 	switch {
-	case err == nil, cerrdefs.IsNotFound(err):
+	case err == nil:
+		removeHelperImageIfUnused(ctx, s.api)
+		return nil
+	case cerrdefs.IsNotFound(err):
 		return nil
 	case cerrdefs.IsConflict(err):
 		users, listErr := volumeMounters(ctx, s.api, id, true)
