@@ -61,28 +61,12 @@ func New(ctx context.Context, cfg Config) (*Platform, error) {
 	if err := CheckHost(host); err != nil {
 		return nil, fmt.Errorf("docker host %q %w", shown, err)
 	}
-	// The client configures this transport (socket, TLS) in place; the
-	// deadlines wrap it, and everything the client adds, once it is built.
-	tr := &http.Transport{MaxIdleConns: 6, IdleConnTimeout: 30 * time.Second}
-	hc := &http.Client{Transport: tr, CheckRedirect: client.CheckRedirect}
-	opts, err := connectOpts(host, cfg.FromContext, tr)
+	deadlines := &deadlineTransport{answer: AnswerTimeout, ceiling: longCallCeiling,
+		probe: aliveProbeTimeout, busy: busyEngineLimit}
+	api, err := engineClient(host, cfg.FromContext, deadlines)
 	if err != nil {
 		return nil, err
 	}
-	opts = append([]client.Opt{client.WithHTTPClient(hc)}, opts...)
-	opts = append(opts, client.WithVersionFromEnv(), client.WithAPIVersionNegotiation())
-	api, err := client.NewClientWithOpts(opts...)
-	if err != nil {
-		return nil, fmt.Errorf("docker client for %s: %w", shown, err)
-	}
-	if strings.HasPrefix(host, "ssh://") {
-		// The made-up tcp:// address set a proxy from the environment,
-		// which would be asked for that host through the ssh connection.
-		tr.Proxy = nil
-	}
-	deadlines := &deadlineTransport{next: hc.Transport, host: shown, answer: AnswerTimeout, ceiling: longCallCeiling,
-		probe: aliveProbeTimeout, busy: busyEngineLimit}
-	hc.Transport = deadlines
 
 	// The client pings with a HEAD and, when that fails short of a refused
 	// connection, again with a GET. The HEAD's deadline is the one that
@@ -104,6 +88,34 @@ func New(ctx context.Context, cfg Config) (*Platform, error) {
 		return nil, fmt.Errorf("cannot reach the Docker engine at %s: %w", shown, err)
 	}
 	return &Platform{api: api}, nil
+}
+
+// engineClient is the client of the engine at host, every call made
+// under the deadlines d (whose next and host it sets).
+func engineClient(host string, fromContext *ContextTLS, d *deadlineTransport) (*client.Client, error) {
+	shown := ShownHost(host)
+	// The client configures this transport (socket, TLS) in place; the
+	// deadlines wrap it, and everything the client adds, once it is built.
+	tr := &http.Transport{MaxIdleConns: 6, IdleConnTimeout: 30 * time.Second}
+	hc := &http.Client{Transport: tr, CheckRedirect: client.CheckRedirect}
+	opts, err := connectOpts(host, fromContext, tr)
+	if err != nil {
+		return nil, err
+	}
+	opts = append([]client.Opt{client.WithHTTPClient(hc)}, opts...)
+	opts = append(opts, client.WithVersionFromEnv(), client.WithAPIVersionNegotiation())
+	api, err := client.NewClientWithOpts(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("docker client for %s: %w", shown, err)
+	}
+	if strings.HasPrefix(host, "ssh://") {
+		// The made-up tcp:// address set a proxy from the environment,
+		// which would be asked for that host through the ssh connection.
+		tr.Proxy = nil
+	}
+	d.next, d.host = hc.Transport, shown
+	hc.Transport = d
+	return api, nil
 }
 
 // connectOpts are the client options that reach host through tr: its

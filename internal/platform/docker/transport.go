@@ -193,13 +193,12 @@ func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error)
 func (d *deadlineTransport) engineAnswers(req *http.Request) bool {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), d.probe)
 	defer cancel()
+	// The URL is copied, never written out and parsed again: over a unix
+	// socket its host is the socket's path, which no URL parser takes back.
 	u := *req.URL
 	u.Path, u.RawPath, u.RawQuery = "/_ping", "", ""
-	ping, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return false
-	}
-	ping.Host = req.Host
+	ping := (&http.Request{Method: http.MethodGet, URL: &u, Host: req.Host, Header: http.Header{},
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}).WithContext(ctx)
 	resp, err := d.next.RoundTrip(ping)
 	if err != nil {
 		return false

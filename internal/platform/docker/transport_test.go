@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -171,12 +173,14 @@ func TestCheckHost(t *testing.T) {
 // own work (an inspect behind a container that is starting) outlasts its
 // deadline while the engine answers pings, and fails once the busy limit
 // passes; an engine that answers no ping fails it at the first deadline.
+// Each row runs through the provider's own client over a TCP port and over
+// a unix socket, whose address no URL written out and parsed again keeps.
 func TestDeadlineTransportBusyEngine(t *testing.T) {
 	const answer = 100 * time.Millisecond
 	tests := []struct {
 		name      string
 		inspect   time.Duration // how long the inspect takes
-		pings     bool          // whether the engine answers pings
+		pings     bool          // whether the engine answers pings while it works
 		busy      time.Duration
 		wantErr   bool
 		wantLimit time.Duration // the NoAnswerError's Timeout
@@ -185,51 +189,84 @@ func TestDeadlineTransportBusyEngine(t *testing.T) {
 		{name: "busy engine past the busy limit", inspect: time.Hour, pings: true, busy: 3 * answer, wantErr: true, wantLimit: 3 * answer},
 		{name: "hung engine", inspect: 5 * answer, pings: false, busy: 20 * answer, wantErr: true, wantLimit: answer},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var pinged atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/_ping" {
-					pinged.Add(1)
-					if !tt.pings {
-						<-r.Context().Done()
+	for _, over := range []string{"tcp", "unix"} {
+		for _, tt := range tests {
+			t.Run(over+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				var pinged, working atomic.Int32
+				host := serveEngine(t, over, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/_ping") {
+						// A hung engine still answered the client's first
+						// ping, before the inspect.
+						if !tt.pings && working.Load() > 0 {
+							<-r.Context().Done()
+							return
+						}
+						pinged.Add(1)
+						w.Header().Set("API-Version", "1.41")
+						_, _ = io.WriteString(w, "OK")
 						return
 					}
-					_, _ = io.WriteString(w, "OK")
+					working.Add(1)
+					select {
+					case <-time.After(tt.inspect):
+						w.Header().Set("Content-Type", "application/json")
+						_, _ = io.WriteString(w, `{"Id":"abc"}`)
+					case <-r.Context().Done():
+					}
+				}))
+				api, err := engineClient(host, nil, &deadlineTransport{answer: answer, ceiling: time.Hour, probe: answer, busy: tt.busy})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer func() { _ = api.Close() }() // the test's own client
+				pingsBefore := int32(-1)
+				if _, err := api.Ping(context.Background()); err == nil {
+					pingsBefore = pinged.Load()
+				}
+				got, err := api.ContainerInspect(context.Background(), "abc")
+				if !tt.wantErr {
+					if err != nil {
+						t.Fatalf("the inspect of a busy engine failed: %v", err)
+					}
+					if got.ID != "abc" {
+						t.Errorf("inspect answered id %q", got.ID)
+					}
+					if pinged.Load() <= pingsBefore {
+						t.Error("the engine was never pinged during the inspect; it answered within one deadline, so the test proves nothing")
+					}
 					return
 				}
-				select {
-				case <-time.After(tt.inspect):
-					_, _ = io.WriteString(w, `{"Id":"abc"}`)
-				case <-r.Context().Done():
+				var na *NoAnswerError
+				if !errors.As(err, &na) {
+					t.Fatalf("error %v, want a NoAnswerError", err)
 				}
-			}))
-			defer srv.Close()
-			c := &http.Client{Transport: &deadlineTransport{next: srv.Client().Transport, host: "tcp://engine.test:2375",
-				answer: answer, ceiling: time.Hour, probe: answer, busy: tt.busy}}
-			resp, err := c.Get(srv.URL + "/v1.41/containers/abc/json")
-			if !tt.wantErr {
-				if err != nil {
-					t.Fatalf("the inspect of a busy engine failed: %v", err)
+				if na.Timeout != tt.wantLimit {
+					t.Errorf("the error says %s passed, want %s", na.Timeout, tt.wantLimit)
 				}
-				body, err := io.ReadAll(resp.Body)
-				_ = resp.Body.Close() // read in full
-				if err != nil || string(body) != `{"Id":"abc"}` {
-					t.Errorf("answer %q, %v", body, err)
-				}
-				if pinged.Load() == 0 {
-					t.Error("the engine was never pinged; the inspect answered within one deadline, so the test proves nothing")
-				}
-				return
-			}
-			var na *NoAnswerError
-			if !errors.As(err, &na) {
-				t.Fatalf("error %v, want a NoAnswerError", err)
-			}
-			if na.Timeout != tt.wantLimit {
-				t.Errorf("the error says %s passed, want %s", na.Timeout, tt.wantLimit)
-			}
-		})
+			})
+		}
 	}
+}
+
+// serveEngine serves h as an engine at a TCP port or a unix socket, and
+// returns its address as the provider's docker.host takes it.
+func serveEngine(t *testing.T, over string, h http.Handler) string {
+	t.Helper()
+	if over == "tcp" {
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		return "tcp://" + srv.Listener.Addr().String()
+	}
+	sock := filepath.Join(t.TempDir(), "docker.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	_ = srv.Listener.Close() // replaced by the socket
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return "unix://" + sock
 }
