@@ -47,7 +47,8 @@ func otherProviderAddr() string {
 
 // NewOtherState serves the provider newProvider builds (the provider's
 // constructor, e.g. provider.New("test")) and prepares an empty working
-// directory. When the test ends, whatever the state holds is destroyed.
+// directory. When the test ends, whatever the state still holds is
+// destroyed.
 // It needs the terraform CLI (RequireTerraform: skipped without TF_ACC); a
 // test whose configuration uses Docker requires it first.
 func NewOtherState(t *testing.T, newProvider func() provider.Provider) *OtherState {
@@ -84,7 +85,7 @@ func NewOtherState(t *testing.T, newProvider func() provider.Provider) *OtherSta
 	s := &OtherState{t: t, tf: tf, dir: t.TempDir(),
 		env: append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(spec), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")}
 	t.Cleanup(func() {
-		if _, err := os.Stat(filepath.Join(s.dir, "terraform.tfstate")); err == nil {
+		if s.holdsResources() {
 			if out, err := s.run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 				t.Errorf("destroying the second state: %v\n%s", err, out)
 			}

@@ -1,6 +1,8 @@
 package acctest
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,4 +37,64 @@ func (s *OtherState) MustRun(args ...string) string {
 		s.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return out
+}
+
+// StateIDs are the ids of the resources of type typ the working
+// directory's local state holds, read from the state file itself (no
+// terraform show): every instance, in the order the file lists them.
+func (s *OtherState) StateIDs(typ string) []string {
+	s.t.Helper()
+	raw, err := os.ReadFile(filepath.Join(s.dir, "terraform.tfstate"))
+	if errors.Is(err, os.ErrNotExist) || (err == nil && len(raw) == 0) {
+		return nil
+	}
+	if err != nil {
+		s.t.Fatalf("reading the state: %v", err)
+	}
+	var st localState
+	if err := json.Unmarshal(raw, &st); err != nil {
+		s.t.Fatalf("reading the state: %v", err)
+	}
+	var ids []string
+	for _, r := range st.Resources {
+		if r.Mode != "managed" || r.Type != typ {
+			continue
+		}
+		for _, in := range r.Instances {
+			if id, _ := in.Attributes["id"].(string); id != "" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// localState is what StateIDs reads of a local state file (format 4).
+type localState struct {
+	Resources []struct {
+		Mode      string `json:"mode"`
+		Type      string `json:"type"`
+		Instances []struct {
+			Attributes map[string]any `json:"attributes"`
+		} `json:"instances"`
+	} `json:"resources"`
+}
+
+// holdsResources says the local state lists a resource instance, so that
+// there is something to destroy.
+func (s *OtherState) holdsResources() bool {
+	raw, err := os.ReadFile(filepath.Join(s.dir, "terraform.tfstate"))
+	if err != nil {
+		return false
+	}
+	var st localState
+	if json.Unmarshal(raw, &st) != nil {
+		return true // unreadable: let destroy say what is wrong
+	}
+	for _, r := range st.Resources {
+		if r.Mode == "managed" && len(r.Instances) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -9,14 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/conformance"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
+	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
 // faults are the faults each cell injects, one per row.
@@ -98,27 +95,9 @@ func expectREST(route string, o platformtest.Op, f platformtest.FaultKind) outco
 	}
 }
 
-// emptyAfterApply: once applied and refreshed, the configuration plans
-// nothing.
-var emptyAfterApply = resource.ConfigPlanChecks{
-	PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-}
-
 // timeoutsBlock is a timeouts block setting o's timeout to rowTimeout.
 func timeoutsBlock(o platformtest.Op) string {
 	return fmt.Sprintf("\n  timeouts {\n    %s = %q\n  }\n", o, rowTimeout)
-}
-
-// stateIDs are the ids of the resources of type typ in the state.
-func stateIDs(s *terraform.State, typ string) []string {
-	var ids []string
-	for _, rs := range s.RootModule().Resources {
-		if rs.Type == typ && rs.Primary != nil && rs.Primary.ID != "" {
-			ids = append(ids, rs.Primary.ID)
-		}
-	}
-	sort.Strings(ids)
-	return ids
 }
 
 // holds checks that the platform holds exactly the objects of k whose ids
@@ -139,39 +118,35 @@ func holds(t *testing.T, in *platformtest.Instance, k platformtest.FaultTarget, 
 
 // holdsState checks, for every kind of the plan, that the platform holds
 // exactly the objects the state holds.
-func holdsState(t *testing.T, in *platformtest.Instance, kinds []platformtest.FaultTarget) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		var problems []string
-		for _, k := range kinds {
-			if err := holds(t, in, k, stateIDs(s, resType(k.Kind))); err != nil {
-				problems = append(problems, err.Error())
-			}
+func holdsState(t *testing.T, in *platformtest.Instance, kinds []platformtest.FaultTarget, w *acctest.OtherState) error {
+	var problems []string
+	for _, k := range kinds {
+		if err := holds(t, in, k, w.StateIDs(resType(k.Kind))); err != nil {
+			problems = append(problems, err.Error())
 		}
-		if len(problems) > 0 {
-			return fmt.Errorf("the fake and the state disagree:\n%s", strings.Join(problems, "\n"))
-		}
-		return nil
 	}
+	if len(problems) > 0 {
+		return fmt.Errorf("the fake and the state disagree:\n%s", strings.Join(problems, "\n"))
+	}
+	return nil
 }
 
-// holdsNothing is a CheckDestroy: after destroy the platform holds no
-// object of the kinds it can delete.
-func holdsNothing(t *testing.T, in *platformtest.Instance, kinds []platformtest.FaultTarget) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		var problems []string
-		for _, k := range kinds {
-			if k.Kept {
-				continue
-			}
-			if err := holds(t, in, k, nil); err != nil {
-				problems = append(problems, err.Error())
-			}
+// holdsNothing checks that after destroy the platform holds no object of
+// the kinds it can delete.
+func holdsNothing(t *testing.T, in *platformtest.Instance, kinds []platformtest.FaultTarget) error {
+	var problems []string
+	for _, k := range kinds {
+		if k.Kept {
+			continue
 		}
-		if len(problems) > 0 {
-			return fmt.Errorf("after destroy:\n%s", strings.Join(problems, "\n"))
+		if err := holds(t, in, k, nil); err != nil {
+			problems = append(problems, err.Error())
 		}
-		return nil
 	}
+	if len(problems) > 0 {
+		return fmt.Errorf("after destroy:\n%s", strings.Join(problems, "\n"))
+	}
+	return nil
 }
 
 // compareIDs says how the platform's live objects of k differ from the
@@ -262,6 +237,12 @@ func notApplicable(k platformtest.FaultTarget, o platformtest.Op, f platformtest
 // checks what the row's outcome says, that the fault was hit, that the
 // platform holds what the state holds, that the next plan is empty, and,
 // after destroy, that the platform holds nothing the state held.
+//
+// The row drives the terraform CLI itself, with the provider served in
+// the test process: six or seven commands where a plugin-testing case of
+// the same steps runs about twenty (a show after each, a version, a plan
+// before each apply), with the same checks. The matrix has hundreds of
+// rows, so that is most of its time.
 func runRow(t *testing.T, kit platformtest.Kit, plan *platformtest.FaultPlan, k platformtest.FaultTarget, o platformtest.Op, f platformtest.FaultKind) {
 	if why := notApplicable(k, o, f); why != "" {
 		t.Skip("not applicable: " + why)
@@ -280,48 +261,51 @@ func runRow(t *testing.T, kit platformtest.Kit, plan *platformtest.FaultPlan, k 
 	case platformtest.OpDelete:
 		faulted = in.ProviderBlock() + k.Deps
 	}
-	check := holdsState(t, in, plan.Kinds)
-	var steps []resource.TestStep
+	w := acctest.NewOtherState(t, provider.NewWithOptions("test", conformance.Options(in)))
+	w.WriteFile("main.tf", base)
+	w.MustRun("init", "-input=false", "-no-color")
+	converged := func(step string) {
+		t.Helper()
+		if err := holdsState(t, in, plan.Kinds, w); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if out, err := w.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+			t.Fatalf("%s: the next plan is not empty (%v):\n%s", step, err, out)
+		}
+	}
 	if o != platformtest.OpCreate {
-		steps = append(steps, resource.TestStep{Config: base, ConfigPlanChecks: emptyAfterApply, Check: check})
+		w.MustRun("apply", "-auto-approve", "-input=false", "-no-color")
+		converged("the apply before the fault")
 	}
-	before := 0
-	inject := func() {
-		before = in.Faults.Hits(route)
-		in.Faults.Inject(route, platformtest.Fault{Kind: f, Times: 1, Latency: injectedLatency})
-	}
-	hit := func(*terraform.State) error {
-		if in.Faults.Hits(route) <= before {
-			return fmt.Errorf("the %s fault on %s was never hit: the row tests nothing", f, route)
-		}
-		return nil
-	}
-	// A read row refreshes: the refresh, the plan after it and its checks.
-	step := func() resource.TestStep {
-		if o == platformtest.OpRead {
-			return resource.TestStep{RefreshState: true, RefreshPlanChecks: resource.RefreshPlanChecks{
-				PostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			}}
-		}
-		return resource.TestStep{Config: faulted, ConfigPlanChecks: emptyAfterApply}
-	}
-	first := step()
-	first.PreConfig = inject
-	want := expect(plan, k, o, f)
-	if want.converges {
-		first.Check = resource.ComposeAggregateTestCheckFunc(hit, check)
-		steps = append(steps, first)
+
+	before := in.Faults.Hits(route)
+	in.Faults.Inject(route, platformtest.Fault{Kind: f, Times: 1, Latency: injectedLatency})
+	// A read row refreshes; the others apply the row's configuration.
+	args := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+	if o == platformtest.OpRead {
+		args = append(args, "-refresh-only")
 	} else {
-		t.Logf("expects an error saying it is safe to apply again, then convergence: %s", want.why)
-		first.ExpectError = retrySafeError
-		first.ConfigPlanChecks, first.RefreshPlanChecks = resource.ConfigPlanChecks{}, resource.RefreshPlanChecks{}
-		retry := step()
-		retry.Check = resource.ComposeAggregateTestCheckFunc(hit, check)
-		steps = append(steps, first, retry)
+		w.WriteFile("main.tf", faulted)
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: conformance.Factories(in),
-		Steps:                    steps,
-		CheckDestroy:             holdsNothing(t, in, plan.Kinds),
-	})
+	want := expect(plan, k, o, f)
+	out, err := w.Run(args...)
+	if !want.converges {
+		t.Logf("expects an error saying it is safe to apply again, then convergence: %s", want.why)
+		if err == nil || !retrySafeError.MatchString(out) {
+			t.Fatalf("the faulted %s: %v, want a failure matching %s:\n%s", o, err, retrySafeError, out)
+		}
+		out, err = w.Run(args...)
+	}
+	if err != nil {
+		t.Fatalf("the %s with a %s fault did not converge: %v\n%s", o, f, err, out)
+	}
+	if in.Faults.Hits(route) <= before {
+		t.Fatalf("the %s fault on %s was never hit: the row tests nothing", f, route)
+	}
+	converged("the faulted " + string(o))
+
+	w.MustRun("destroy", "-auto-approve", "-input=false", "-no-color")
+	if err := holdsNothing(t, in, plan.Kinds); err != nil {
+		t.Fatal(err)
+	}
 }

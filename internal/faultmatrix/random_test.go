@@ -10,13 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/conformance"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
+	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
 // The random run's knobs, from the environment: how many objects it
@@ -127,9 +125,8 @@ func TestRandomFaults(t *testing.T) {
 					in.Faults.Inject(route, platformtest.Fault{Kind: f, Times: 1})
 				}
 			}
-			cfg := in.ProviderBlock() + run.HCL(count)
 			kinds := []platformtest.FaultTarget{k}
-			report := func(*terraform.State) error {
+			report := func() {
 				var lines []string
 				total := 0
 				for _, route := range run.Routes {
@@ -145,27 +142,27 @@ func TestRandomFaults(t *testing.T) {
 				}
 				t.Logf("%d objects, seed %d, %d faults injected:\n%s", count, seed, total, strings.Join(lines, "\n"))
 				if total == 0 {
-					return fmt.Errorf("no fault was injected: the run tests nothing")
+					t.Error("no fault was injected: the run tests nothing")
 				}
-				return nil
 			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: conformance.Factories(in),
-				Steps: []resource.TestStep{{
-					Config:           cfg,
-					ConfigPlanChecks: emptyAfterApply,
-					Check: resource.ComposeAggregateTestCheckFunc(
-						holdsState(t, in, kinds),
-						func(s *terraform.State) error {
-							if got := len(stateIDs(s, resType(k.Kind))); got != count {
-								return fmt.Errorf("the state holds %d %ss, want %d", got, k.Kind, count)
-							}
-							return nil
-						},
-					),
-				}},
-				CheckDestroy: resource.ComposeAggregateTestCheckFunc(holdsNothing(t, in, kinds), report),
-			})
+			w := acctest.NewOtherState(t, provider.NewWithOptions("test", conformance.Options(in)))
+			w.WriteFile("main.tf", in.ProviderBlock()+run.HCL(count))
+			w.MustRun("init", "-input=false", "-no-color")
+			w.MustRun("apply", "-auto-approve", "-input=false", "-no-color")
+			if err := holdsState(t, in, kinds, w); err != nil {
+				t.Fatal(err)
+			}
+			if got := len(w.StateIDs(resType(k.Kind))); got != count {
+				t.Fatalf("the state holds %d %ss, want %d", got, k.Kind, count)
+			}
+			if out, err := w.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+				t.Fatalf("the plan after the apply is not empty (%v):\n%s", err, out)
+			}
+			w.MustRun("destroy", "-auto-approve", "-input=false", "-no-color")
+			if err := holdsNothing(t, in, kinds); err != nil {
+				t.Fatal(err)
+			}
+			report()
 		})
 	}
 }
