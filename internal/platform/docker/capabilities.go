@@ -40,7 +40,9 @@ const (
 	docTemplateLabels = "labels are part of the image"
 	docVolumeLabels   = "the volume keeps its name and data"
 	docVolumeRestore  = "the snapshot's files are copied into the new volume"
-	docState          = "`paused` freezes the container's processes with their memory (`docker pause`), `stopped` " +
+	docSandboxRestore = "an image that is not a snapshot of a box the provider took (a template's id, a volume's " +
+		"snapshot) fails the create saying what it is; so does a snapshot's id as `template_id`"
+	docState = "`paused` freezes the container's processes with their memory (`docker pause`), `stopped` " +
 		"stops the container and keeps its disk"
 	docSandboxEnv    = "read back on import: the container's variables that differ from its image's"
 	docSandboxLabels = "container labels are fixed at create"
@@ -82,7 +84,7 @@ var attributes = platform.Attributes{
 	platform.AttrVolumeFromSnapshotID:    {Support: platform.Replace, Doc: docVolumeRestore},
 	platform.AttrVolumeSnapshotRetention: {Why: whySnapshotRetention},
 
-	platform.AttrSandboxFromSnapshotID: {Support: platform.Replace},
+	platform.AttrSandboxFromSnapshotID: {Support: platform.Replace, Doc: docSandboxRestore},
 	// docker pause freezes the cgroup (memory kept); stop keeps the disk.
 	platform.AttrSandboxState:         {Support: platform.InPlace, Values: platform.DesiredStates, Doc: docState},
 	platform.AttrSandboxRegion:        {Why: whyRegion},

@@ -150,6 +150,9 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 	if err != nil {
 		return nil, nil, wrapErr(kind, ref, err)
 	}
+	if err := checkSource(img, spec.FromSnapshotID != ""); err != nil {
+		return nil, nil, err
+	}
 	tmpl := imageLabels(img)
 	start, err := parseCommand(tmpl[labelStartCmd])
 	if err != nil {
