@@ -29,6 +29,20 @@ type Extensions struct {
 	// Exec runs commands in live sandboxes (exec.go), where
 	// Capabilities.Exec.Runs.
 	Exec CommandRunner
+	// TemplateBuilds removes a build of a template that no longer holds
+	// the template's id (Template.ForeignBuild).
+	TemplateBuilds TemplateBuildRemover
+}
+
+// TemplateBuildRemover is offered by platforms where a template's id can
+// be moved off the provider's build by hand (Docker: a retag), which
+// leaves that build behind under no id. The provider remembers the build
+// it made and removes it once the template is rebuilt or destroyed.
+type TemplateBuildRemover interface {
+	// RemoveBuild removes the build buildID of the template id, only if
+	// the provider made it for that template; one already gone is not an
+	// error. A build a box still runs from is refused by the platform.
+	RemoveBuild(ctx context.Context, id, buildID string) error
 }
 
 // TemplateActivator is offered by platforms that deactivate templates

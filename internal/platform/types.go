@@ -95,6 +95,13 @@ type Template struct {
 	LastUsedAt time.Time
 	Labels     map[string]string
 	Public     bool
+	// ForeignBuild reports that the build under the template's own id is
+	// not one the provider made for it: on Docker, an image tagged there by
+	// hand (docker build -t, docker tag). Boxes made from the id would start
+	// from that image. Only a platform that rebuilds templates in place
+	// (TemplateService.Rebuild) reports it; the provider then plans a
+	// rebuild back to the configuration.
+	ForeignBuild bool
 }
 
 // TemplateInactive is the Status of a template the platform deactivated

@@ -154,6 +154,12 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"it from the state only, with a warning that the image was left in place. The same holds for an image " +
 			"under the template's own id that the provider did not build: destroy leaves it, and a rebuild moves the " +
 			"id to the new build and leaves that image on the platform, untagged.\n\n" +
+			"**An image tagged over the template by hand.** When such an image takes the template's id from the " +
+			"provider's build (`docker build -t sbx/<name>:latest`, `docker tag`), the next plan warns and rebuilds the " +
+			"template in place from its configuration, though nothing configured changed; the apply moves the id back " +
+			"to a build of the provider, leaves the hand-made image untagged, and removes the provider's earlier build, " +
+			"which no id names any more (so does a destroy). Until then no sandbox starts from the hand-made image: " +
+			"its create fails naming the image, so a saved plan applied after the retag makes no box from it.\n\n" +
 			"**Deadlines.** Where the platform deactivates templates nobody used for a while (a retention rule for " +
 			"templates; see `expires_at`), the template records `last_used_at`, `expires_at` and `retention_*` like " +
 			"`sbx_sandbox` and `sbx_snapshot`, `terraform plan` warns before the deadline and flags a template past " +
@@ -382,6 +388,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if !ok {
 		return
 	}
+	templateNoteDisplaced(ctx, state.BuildID, tpl, req.Private, resp.Private, &resp.Diagnostics)
 	state.applyRead(tpl, false)
 	templateAfterPlatform(&state, tpl, r.platform.Name(), r.retention)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -418,7 +425,10 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		}()
 	}
 
-	if len(templateRebuildChanges(plan, state)) == 0 {
+	// A build another image displaced from the id is rebuilt even when
+	// nothing configured changed (resource_template_displaced.go).
+	displaced := templateDisplacedBuild(ctx, req.Private, &resp.Diagnostics)
+	if len(templateRebuildChanges(plan, state)) == 0 && displaced == "" {
 		plan.BuildID, plan.CreatedAt = state.BuildID, state.CreatedAt
 		if templateActivationPlanned(r.platform, state) && plan.Status.ValueString() == retention.TemplateReady {
 			// The platform deactivated the template: activate it again,
@@ -451,6 +461,10 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	plan.applyBuild(tpl)
 	templateAfterPlatform(&plan, tpl, r.platform.Name(), r.retention)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	if displaced != "" {
+		removeDisplacedBuild(ctx, r.platform, state.ID.ValueString(), displaced, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyDisplacedBuild, nil)...)
+	}
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -478,7 +492,9 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 				"the provider did not build it (%s). Remove the image yourself if nothing needs it any more.", id, notOwned.Detail))
 	case err != nil && !platform.IsNotFound(err):
 		addPlatformError(&resp.Diagnostics, "delete", "template", id, err)
+		return
 	}
+	removeDisplacedBuild(ctx, r.platform, id, templateDisplacedBuild(ctx, req.Private, &resp.Diagnostics), &resp.Diagnostics)
 }
 
 // ImportState takes the template's id (or, where the platform holds images,

@@ -84,6 +84,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		templateTakeUnreported(&state, plan, taken)
 		templateTakeRecordedBuild(&state, plan)
 		decision := planAttributes(r.platform.Capabilities().Attributes, r.platform.Name(), templateAttributes(plan, &state), &resp.Diagnostics)
+		displaced := templateDisplacedBuild(ctx, req.Private, &resp.Diagnostics)
 		newBuild := false
 		switch {
 		case resp.Diagnostics.HasError():
@@ -96,9 +97,13 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			// changed input makes a template of the provider's own.
 			resp.RequiresReplace.Append(templateRebuildChanges(plan, state)...)
 			newBuild = true
-		case len(decision.inPlace) > 0:
+		case len(decision.inPlace) > 0 || displaced != "":
 			// Same id, new build (TemplateService.Rebuild): what the build
-			// produces is unknown until it runs.
+			// produces is unknown until it runs. An image tagged over the
+			// provider's build by hand is rebuilt over in the same way.
+			if displaced != "" {
+				addDisplacedWarning(&resp.Diagnostics, state.ID.ValueString(), state.BuildID.ValueString(), displaced)
+			}
 			plan.BuildID = types.StringUnknown()
 			plan.Status = types.StringUnknown()
 			plan.CreatedAt = types.StringUnknown()

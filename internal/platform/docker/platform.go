@@ -170,7 +170,7 @@ func (p *Platform) Capabilities() platform.Capabilities { return capabilities }
 // Extensions implements platform.Platform: ids follow from names, and every
 // object the provider made carries its labels.
 func (p *Platform) Extensions() platform.Extensions {
-	return platform.Extensions{IDs: p, Inventory: p, TemplateSpecs: p, Exec: p}
+	return platform.Extensions{IDs: p, Inventory: p, TemplateSpecs: p, Exec: p, TemplateBuilds: &templates{api: p.api}}
 }
 
 // Templates implements platform.Platform.

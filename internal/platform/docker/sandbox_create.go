@@ -150,7 +150,7 @@ func (s *sandboxes) containerConfig(ctx context.Context, name string, spec platf
 	if err != nil {
 		return nil, nil, wrapErr(kind, ref, err)
 	}
-	if err := checkSource(img, spec.FromSnapshotID != ""); err != nil {
+	if err := checkSource(ref, img, spec.FromSnapshotID != ""); err != nil {
 		return nil, nil, err
 	}
 	tmpl := imageLabels(img)

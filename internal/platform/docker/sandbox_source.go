@@ -15,7 +15,13 @@ import (
 // naming a template or an image the provider did not take as a snapshot.
 // Docker's image ids and tags name every kind alike, so the engine would
 // start the box from either without a word.
-func checkSource(img image.InspectResponse, fromSnapshot bool) error {
+//
+// A template's own id (sbx/<name>:latest) must also name a build the
+// provider made of that template: an image tagged there by hand would
+// otherwise become the box's image, while the template's state still
+// records the provider's build (Template.ForeignBuild). The next plan
+// rebuilds the template; the box is made after it.
+func checkSource(ref string, img image.InspectResponse, fromSnapshot bool) error {
 	labels := imageLabels(img)
 	if !fromSnapshot {
 		var nt *notTemplateError
@@ -25,6 +31,12 @@ func checkSource(img image.InspectResponse, fromSnapshot bool) error {
 				hint = "; to start a box from it, set from_snapshot_id instead"
 			}
 			return fmt.Errorf("template_id names image %s, %s made by this provider, not a template%s", img.ID, nt.what, hint)
+		}
+		if name, ok := templateNameFromID(ref); ok && !isTemplateBuild(labels, name) {
+			return fmt.Errorf("template_id %q names image %s, which the provider did not build for template %q "+
+				"(tagged there by hand or by another tool); no box is started from it. Run terraform apply again: "+
+				"its plan rebuilds the template, moving the tag back to a build of the provider, and then makes the box",
+				ref, img.ID, name)
 		}
 		return nil
 	}

@@ -17,24 +17,29 @@ func TestCheckSource(t *testing.T) {
 	}
 	tests := []struct {
 		name         string
+		ref          string // the id the box names
 		labels       map[string]string
 		fromSnapshot bool
 		want         string // a part of the error; "" for none
 	}{
-		{"template as template", made(kindTemplate), false, ""},
-		{"any image as template", map[string]string{"maintainer": "x"}, false, ""},
-		{"snapshot as template", made(kindSnapshot), false, "template_id names image sha256:abc, a snapshot of a sandbox made by this provider, not a template; to start a box from it, set from_snapshot_id instead"},
-		{"volume snapshot as template", made(kindVolumeSnapshot), false, "a snapshot of a volume made by this provider, not a template"},
-		{"helper image as template", made(kindHelper), false, "the helper image the provider runs its own short-lived containers from"},
-		{"snapshot as snapshot", made(kindSnapshot), true, ""},
-		{"template as snapshot", made(kindTemplate), true, `from_snapshot_id: "sha256:abc" is not a snapshot made by this provider: it is image sha256:abc (tagged sbx/agent:latest) of template "agent"; to start a box from it, set template_id instead`},
-		{"volume snapshot as snapshot", made(kindVolumeSnapshot), true, "it is image sha256:abc, a snapshot of a volume; it restores a volume (sbx_volume.from_snapshot_id), not a box"},
-		{"foreign image as snapshot", map[string]string{}, true, "which the provider did not make"},
+		{"template as template", "sha256:abc", made(kindTemplate), false, ""},
+		{"any image as template", "sha256:abc", map[string]string{"maintainer": "x"}, false, ""},
+		{"snapshot as template", "sha256:abc", made(kindSnapshot), false, "template_id names image sha256:abc, a snapshot of a sandbox made by this provider, not a template; to start a box from it, set from_snapshot_id instead"},
+		{"volume snapshot as template", "sha256:abc", made(kindVolumeSnapshot), false, "a snapshot of a volume made by this provider, not a template"},
+		{"helper image as template", "sha256:abc", made(kindHelper), false, "the helper image the provider runs its own short-lived containers from"},
+		{"snapshot as snapshot", "sha256:abc", made(kindSnapshot), true, ""},
+		{"template as snapshot", "sha256:abc", made(kindTemplate), true, `from_snapshot_id: "sha256:abc" is not a snapshot made by this provider: it is image sha256:abc (tagged sbx/agent:latest) of template "agent"; to start a box from it, set template_id instead`},
+		{"volume snapshot as snapshot", "sha256:abc", made(kindVolumeSnapshot), true, "it is image sha256:abc, a snapshot of a volume; it restores a volume (sbx_volume.from_snapshot_id), not a box"},
+		{"template's own build under its id", "sbx/agent:latest", made(kindTemplate), false, ""},
+		{"image tagged by hand under a template's id", "sbx/agent:latest", map[string]string{"maintainer": "x"}, false,
+			`template_id "sbx/agent:latest" names image sha256:abc, which the provider did not build for template "agent" (tagged there by hand or by another tool)`},
+		{"another template's build under a template's id", "sbx/other:latest", made(kindTemplate), false, "which the provider did not build for template \"other\""},
+		{"foreign image as snapshot", "sha256:abc", map[string]string{}, true, "which the provider did not make"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			img := image.InspectResponse{ID: "sha256:abc", RepoTags: []string{"sbx/agent:latest"}, Config: &dockerspec.DockerOCIImageConfig{ImageConfig: ocispec.ImageConfig{Labels: tt.labels}}}
-			err := checkSource(img, tt.fromSnapshot)
+			err := checkSource(tt.ref, img, tt.fromSnapshot)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)

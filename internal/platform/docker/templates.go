@@ -429,6 +429,7 @@ func templateFromImage(id, imageID, created string, labels map[string]string, ta
 	}
 	if name, ok := templateNameFromID(id); ok {
 		t.Name = name
+		t.ForeignBuild = !isTemplateBuild(labels, name)
 		t.Image = labels[labelSourceImage]
 		t.FromTemplate = labels[labelFromTemplate]
 		t.ContextHash = labels[labelContextHash]
