@@ -10,20 +10,6 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// mapPrivate is a private state in memory.
-type mapPrivate map[string][]byte
-
-func (m mapPrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) { return m[key], nil }
-
-func (m mapPrivate) SetKey(_ context.Context, key string, value []byte) diag.Diagnostics {
-	if len(value) == 0 {
-		delete(m, key)
-	} else {
-		m[key] = value
-	}
-	return nil
-}
-
 // TestTemplateNoteDisplaced: a Read records the provider's build when
 // another image took the template's id from it, keeps that record while
 // the image stays, and drops it once a build of the provider holds the id.
@@ -47,7 +33,7 @@ func TestTemplateNoteDisplaced(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			priv := mapPrivate{}
+			priv := memoryPrivate{}
 			var diags diag.Diagnostics
 			if tt.before != "" {
 				priv[privateKeyDisplacedBuild] = []byte(`"` + tt.before + `"`)
