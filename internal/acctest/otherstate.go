@@ -53,14 +53,25 @@ func otherProviderAddr() string {
 // test whose configuration uses Docker requires it first.
 func NewOtherState(t *testing.T, newProvider func() provider.Provider) *OtherState {
 	t.Helper()
+	serverFactory := providerserver.NewProtocol6(newProvider())
+	return NewOtherStateServing(t, func() (tfprotov6.ProviderServer, error) { return serverFactory(), nil })
+}
+
+// NewOtherStateServing is NewOtherState for a provider server factory, as
+// a resource.TestCase's ProtoV6ProviderFactories holds them.
+func NewOtherStateServing(t *testing.T, factory func() (tfprotov6.ProviderServer, error)) *OtherState {
+	t.Helper()
 	tf := RequireTerraform(t)
+	server, err := factory()
+	if err != nil {
+		t.Fatalf("starting the provider for the second state: %v", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	serverFactory := providerserver.NewProtocol6(newProvider())
 	addr := otherProviderAddr()
 	go func() {
-		err := tf6server.Serve(addr, func() tfprotov6.ProviderServer { return serverFactory() },
+		err := tf6server.Serve(addr, func() tfprotov6.ProviderServer { return server },
 			tf6server.WithDebug(ctx, reattach, closed),
 			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
 			tf6server.WithoutLogStderrOverride())

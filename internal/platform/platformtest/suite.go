@@ -60,6 +60,7 @@ func Run(t *testing.T, in *Instance, factories Factories) {
 		{"restored_snapshot_lost", testRestoredSnapshotLost},
 		{"lookups", testLookups},
 		{"import", testImport},
+		{"saved_plan", testSavedPlan},
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			// Every scenario but the refusals starts boxes from a template.
