@@ -155,7 +155,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"under the template's own id that the provider did not build: destroy leaves it, and a rebuild moves the " +
 			"id to the new build and leaves that image on the platform, untagged.\n\n" +
 			"**An image tagged over the template by hand.** When such an image takes the template's id from the " +
-			"provider's build (`docker build -t sbx/<name>:latest`, `docker tag`), the next plan warns and rebuilds the " +
+			"provider's build (an image built or tagged by hand under the id), the next plan warns and rebuilds the " +
 			"template in place from its configuration, though nothing configured changed; the apply moves the id back " +
 			"to a build of the provider, leaves the hand-made image untagged, and removes the provider's earlier build, " +
 			"which no id names any more (so does a destroy). Until then no sandbox starts from the hand-made image: " +
