@@ -211,6 +211,7 @@ func sandboxFromAPI(d sandboxAPI) *platform.Sandbox {
 		Env:       maps.Clone(d.Env),
 		CreatedAt: d.CreatedAt.Time,
 		Region:    d.Target,
+		MadeWith:  platform.MarksOf(d.Labels),
 	}
 	if d.Labels[platform.LabelManaged] != "true" {
 		sb.Name = d.Name // a box made outside Terraform: its own name

@@ -504,7 +504,7 @@ func toSandbox(m *machine) *platform.Sandbox {
 	sb := &platform.Sandbox{
 		ID: m.ID, Name: m.Config.Metadata[platform.LabelName], TemplateID: m.Config.Metadata[labelTemplate],
 		PlatformStatus: m.State, Region: m.Region, Env: m.Config.Env, CreatedAt: m.CreatedAt,
-		Labels: map[string]string{},
+		Labels: map[string]string{}, MadeWith: platform.MarksOf(m.Config.Metadata),
 	}
 	if sb.Name == "" {
 		sb.Name = m.Name

@@ -265,6 +265,7 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 		MemorySnapshots: tags[tagMemorySnapshots] == "true",
 		VolumeMounts:    mountsOf(tags),
 		CreatedAt:       unixTag(tags, tagCreated),
+		MadeWith:        platform.MarksOf(tags),
 	}
 	sb.StartedAt = sb.CreatedAt
 	if secs, err := strconv.ParseInt(tags[tagTimeout], 10, 64); err == nil && secs > 0 && !sb.CreatedAt.IsZero() {

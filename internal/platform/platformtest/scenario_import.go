@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -57,4 +59,26 @@ func testImport(t *testing.T, h harness) {
 		ProtoV6ProviderFactories: h.ProviderFactories,
 		Steps:                    steps,
 	})
+}
+
+// testImportHeldElsewhere: a box another state made, imported into a
+// second state, imports with a warning that another state may hold it,
+// where the platform keeps the create's marks on boxes (MadeWith).
+func testImportHeldElsewhere(t *testing.T, h harness) {
+	r := newRun(h)
+	first := acctest.NewOtherStateServing(t, h.ProviderFactories["sbx"])
+	first.Apply(r.config(r.template(), r.sandbox("s")))
+	id := first.Attr("sbx_sandbox.s", "id")
+
+	second := acctest.NewOtherStateServing(t, h.ProviderFactories["sbx"])
+	second.WriteFile("main.tf", r.config(r.template(), r.sandbox("s")))
+	second.MustRun("init", "-input=false", "-no-color")
+	out := second.MustRun("import", "-input=false", "-no-color", "sbx_sandbox.s", id)
+	// The second state lets go, so that only the first one's destroy
+	// deletes the box.
+	second.MustRun("state", "rm", "sbx_sandbox.s")
+	want := "Warning: Imported sandbox " + id + " may be held by another state"
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+		t.Fatalf("the import of a box another state made does not warn %q:\n%s", want, out)
+	}
 }

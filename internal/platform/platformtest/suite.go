@@ -60,6 +60,7 @@ func Run(t *testing.T, in *Instance, factories Factories) {
 		{"restored_snapshot_lost", testRestoredSnapshotLost},
 		{"lookups", testLookups},
 		{"import", testImport},
+		{"import_held_elsewhere", testImportHeldElsewhere},
 		{"saved_plan", testSavedPlan},
 	} {
 		t.Run(s.name, func(t *testing.T) {
