@@ -378,8 +378,9 @@ func TestSandboxFromSnapshotImage(t *testing.T) {
 	src := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID, Labels: map[string]string{"origin": "yes"},
 		Env: map[string]string{"AGENT_FILES": "/ready=yes;/work/state=saved"}})
 
-	// On Docker a snapshot id is the id of a committed image.
-	committed, err := p.api.ContainerCommit(ctx, src.ID, container.CommitOptions{Pause: true})
+	// On Docker a snapshot is an image committed of the box (an image
+	// committed by hand is refused: TestCheckSource).
+	committed, err := p.Snapshots().Create(ctx, platform.SnapshotSpec{SandboxID: src.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
