@@ -44,15 +44,8 @@ func (s *OtherState) MustRun(args ...string) string {
 // terraform show): every instance, in the order the file lists them.
 func (s *OtherState) StateIDs(typ string) []string {
 	s.t.Helper()
-	raw, err := os.ReadFile(filepath.Join(s.dir, "terraform.tfstate"))
-	if errors.Is(err, os.ErrNotExist) || (err == nil && len(raw) == 0) {
-		return nil
-	}
+	st, err := s.localState()
 	if err != nil {
-		s.t.Fatalf("reading the state: %v", err)
-	}
-	var st localState
-	if err := json.Unmarshal(raw, &st); err != nil {
 		s.t.Fatalf("reading the state: %v", err)
 	}
 	var ids []string
@@ -69,7 +62,7 @@ func (s *OtherState) StateIDs(typ string) []string {
 	return ids
 }
 
-// localState is what StateIDs reads of a local state file (format 4).
+// localState is what the helpers read of a local state file (format 4).
 type localState struct {
 	Resources []struct {
 		Mode      string `json:"mode"`
@@ -80,15 +73,25 @@ type localState struct {
 	} `json:"resources"`
 }
 
+// localState reads the working directory's state file; none (or an empty
+// one, as a fresh directory has) is a state without resources.
+func (s *OtherState) localState() (localState, error) {
+	var st localState
+	raw, err := os.ReadFile(filepath.Join(s.dir, "terraform.tfstate"))
+	if errors.Is(err, os.ErrNotExist) || (err == nil && len(raw) == 0) {
+		return st, nil
+	}
+	if err != nil {
+		return st, err
+	}
+	return st, json.Unmarshal(raw, &st)
+}
+
 // holdsResources says the local state lists a resource instance, so that
 // there is something to destroy.
 func (s *OtherState) holdsResources() bool {
-	raw, err := os.ReadFile(filepath.Join(s.dir, "terraform.tfstate"))
+	st, err := s.localState()
 	if err != nil {
-		return false
-	}
-	var st localState
-	if json.Unmarshal(raw, &st) != nil {
 		return true // unreadable: let destroy say what is wrong
 	}
 	for _, r := range st.Resources {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/image"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -22,10 +23,10 @@ func (s *templates) RemoveBuild(ctx context.Context, id, buildID string) error {
 		return fmt.Errorf("%q is not the id of a template the provider builds", id)
 	}
 	img, err := s.api.ImageInspect(ctx, buildID)
+	if cerrdefs.IsNotFound(err) {
+		return nil
+	}
 	if err != nil {
-		if platform.IsNotFound(wrapErr(kindTemplate, buildID, err)) {
-			return nil
-		}
 		return wrapErr(kindTemplate, buildID, err)
 	}
 	labels := imageLabels(img)
@@ -35,10 +36,8 @@ func (s *templates) RemoveBuild(ctx context.Context, id, buildID string) error {
 	if hasTag(img.RepoTags, id) {
 		return nil // it holds the id again: it is the template, not a leftover
 	}
-	if _, err := s.api.ImageRemove(ctx, img.ID, image.RemoveOptions{PruneChildren: pruneBuildParents(labels)}); err != nil {
-		if platform.IsNotFound(wrapErr(kindTemplate, buildID, err)) {
-			return nil
-		}
+	_, err = s.api.ImageRemove(ctx, img.ID, image.RemoveOptions{PruneChildren: pruneBuildParents(labels)})
+	if err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("removing the build %s of template %q: %w", buildID, name, err)
 	}
 	return nil
