@@ -132,26 +132,32 @@ func relabelLeftovers(ctx context.Context, api *client.Client, name string) ([]s
 }
 
 // copyVolume copies every file of src into dst (modes and owners kept)
-// through one helper container mounting both.
+// through two helper containers: one mounting src to read from, one
+// mounting dst to write into. One container for both would deadlock the
+// engine on any volume bigger than a socket buffer: it holds a container's
+// lock while it streams an archive out of it, until the stream is read to
+// its end, and an archive written into the same container waits for that
+// lock before it reads a byte of the stream. Meanwhile every image removal
+// on the engine waits too, since it takes each container's lock in turn.
 func copyVolume(ctx context.Context, api *client.Client, src, dst string) error {
 	const srcParent, dstParent = "/src", "/dst"
-	mounts := []mount.Mount{
-		helperMount(src, srcParent+"/vol", true),
-		helperMount(dst, dstParent+"/vol", false),
-	}
-	return withVolumeHelper(ctx, api, dst, mounts, func(id string) error {
-		rc, _, err := api.CopyFromContainer(ctx, id, srcParent+"/vol")
-		if err != nil {
-			return fmt.Errorf("reading volume %q: %w", src, err)
-		}
-		// An archive stream from the engine: a failed read or write shows
-		// up where it is used, and closing it only frees the connection.
-		defer func() { _ = rc.Close() }()
-		// Entries come as vol/...; extracting at dstParent puts them in dst.
-		if err := api.CopyToContainer(ctx, id, dstParent, rc, container.CopyToContainerOptions{}); err != nil {
-			return fmt.Errorf("writing volume %q: %w", dst, err)
-		}
-		return nil
+	readFrom := []mount.Mount{helperMount(src, srcParent+"/vol", true)}
+	writeTo := []mount.Mount{helperMount(dst, dstParent+"/vol", false)}
+	return withVolumeHelper(ctx, api, src, readFrom, func(reader string) error {
+		return withVolumeHelper(ctx, api, dst, writeTo, func(writer string) error {
+			rc, _, err := api.CopyFromContainer(ctx, reader, srcParent+"/vol")
+			if err != nil {
+				return fmt.Errorf("reading volume %q: %w", src, err)
+			}
+			// An archive stream from the engine: a failed read or write shows
+			// up where it is used, and closing it only frees the connection.
+			defer func() { _ = rc.Close() }()
+			// Entries come as vol/...; extracting at dstParent puts them in dst.
+			if err := api.CopyToContainer(ctx, writer, dstParent, rc, container.CopyToContainerOptions{}); err != nil {
+				return fmt.Errorf("writing volume %q: %w", dst, err)
+			}
+			return nil
+		})
 	})
 }
 

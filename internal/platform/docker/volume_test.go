@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"maps"
 	"reflect"
@@ -218,6 +219,32 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	}
 	if v, _ := s.Get(ctx, name); !maps.Equal(v.Labels, map[string]string{"b": "2"}) {
 		t.Fatalf("labels changed by a refused SetLabels: %v", v.Labels)
+	}
+	helperTestAssertNoHelpers(t, s.api, name)
+}
+
+// A label change copies the volume's data out and back. A volume bigger
+// than the engine's socket buffers must come through whole, and within a
+// bound: copied through a single helper container the engine deadlocks on
+// it (an archive read out of a container holds its lock until read to the
+// end; one written into it waits for that lock) until the caller gives up.
+func TestVolumeSetLabelsBigVolume(t *testing.T) {
+	s := volumeTestService(t)
+	name := helperTestName("vol-relabel-big")
+	volumeTestCreate(t, s, platform.VolumeSpec{Name: name})
+	big := make([]byte, 8<<20)
+	_, _ = rand.Read(big)
+	helperTestWriteVolume(t, s.api, name, map[string]helperTestFile{"big.bin": {Content: string(big), Mode: 0o644}})
+
+	// Far more than 8 MiB needs on an idle engine; a deadlock never ends.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"size": "big"}}); err != nil {
+		t.Fatalf("changing the labels of a volume holding 8 MiB: %v", err)
+	}
+	after := helperTestReadVolume(t, s.api, name)
+	if got := after["big.bin"].Content; got != string(big) {
+		t.Fatalf("big.bin after the label change: %d bytes that differ from the 8 MiB written", len(got))
 	}
 	helperTestAssertNoHelpers(t, s.api, name)
 }
