@@ -74,7 +74,10 @@ func NewOtherStateServing(t *testing.T, factory func() (tfprotov6.ProviderServer
 		err := tf6server.Serve(addr, func() tfprotov6.ProviderServer { return server },
 			tf6server.WithDebug(ctx, reattach, closed),
 			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
-			tf6server.WithoutLogStderrOverride())
+			tf6server.WithoutLogStderrOverride(),
+			// Logs as Terraform would keep them: none unless TF_LOG (or
+			// TF_ACC_LOG_PATH, TF_LOG_PATH_MASK) asks for them.
+			tf6server.WithLoggingSink(t))
 		if err != nil {
 			t.Errorf("serving the provider for the second state: %v", err)
 		}

@@ -1,11 +1,13 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
@@ -108,13 +110,18 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Exited with code 3") {
 		t.Fatalf("exit 3 listed in success_exit_codes: %v\n%s", err, out)
 	}
-	// Past its timeout: the agent without arguments runs until signalled.
+	// Past its timeout: the apply fails saying so, and the command goes on
+	// in the box, as the docs say of Docker. It ends on its own soon
+	// after, and the test waits for that: a box destroyed while an exec
+	// still runs in it is at the mercy of the engine's races between the
+	// exit of its processes.
 	s.WriteFile("main.tf", strings.Replace(sandboxExecActionHCL(t, name, `"exit", "0", "x"`, `    timeout = "1s"`),
-		`["/agent", "exit", "0", "x"]`, `["/agent"]`, 1))
+		`["/agent", "exit", "0", "x"]`, `["/agent", "sleep", "4s"]`, 1))
 	out, err = s.Run("apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sbx_sandbox_exec.run")
 	if err == nil || !strings.Contains(out, "did not end within 1s") {
 		t.Fatalf("a command past its timeout: %v, want a failed apply saying so:\n%s", err, out)
 	}
+	execAccWaitExecsEnd(t, s.StateIDs("sbx_sandbox")[0], []string{"/agent", "sleep", "4s"})
 
 	// Refused before anything runs: a relative working_dir, an empty program,
 	// a code that is not a whole number.
@@ -133,4 +140,36 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 	}
 	// Back to a configuration the test's destroy can read.
 	s.WriteFile("main.tf", sandboxExecActionHCL(t, name, `"pwd"`, ""))
+}
+
+// execAccWaitExecsEnd checks that the command the exec action left running
+// in the box past its timeout (cmd, the only one the box runs by then)
+// still runs, then waits until it ends.
+func execAccWaitExecsEnd(t *testing.T, boxID string, cmd []string) {
+	t.Helper()
+	api := sbxacctest.DockerClient(t)
+	ctx := context.Background()
+	running := func() bool {
+		box, err := api.ContainerInspect(ctx, boxID)
+		if err != nil {
+			t.Fatalf("inspecting box %s: %v", boxID, err)
+		}
+		for _, id := range box.ExecIDs {
+			e, err := api.ContainerExecInspect(ctx, id)
+			if err == nil && e.Running {
+				return true
+			}
+		}
+		return false
+	}
+	if !running() {
+		t.Fatalf("the command past its timeout (%v) no longer runs in box %s right after the apply", cmd, boxID)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for running() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command past its timeout (%v) still runs in box %s a minute later", cmd, boxID)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }

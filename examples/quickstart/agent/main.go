@@ -9,6 +9,7 @@
 //	agent env NAME        print a variable of the environment (for sbx_sandbox_exec)
 //	agent pwd             print the working directory
 //	agent exit CODE MSG   print MSG on stderr and exit with CODE
+//	agent sleep DURATION  exit 0 after DURATION (a Go duration such as 3s)
 //
 // AGENT_FILES is a list of path=content pairs separated by ";".
 package main
@@ -102,6 +103,14 @@ func runCommand(name string, args []string) int {
 		return 2
 	}
 	switch name {
+	case "sleep":
+		d, err := time.ParseDuration(args[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agent sleep: DURATION:", err)
+			return 2
+		}
+		time.Sleep(d)
+		return 0
 	case "env":
 		v, ok := os.LookupEnv(args[0])
 		if !ok {
