@@ -89,8 +89,14 @@ report() {
       { stack = stack $0 "\n" }
       END {
         record()
-        for (s in seen) printf "%s   (%d goroutines with this stack)\n%s", first[s], seen[s], s
-      }' | head -n 300
+        # At most 300 lines per dump, cut here rather than by head: with
+        # pipefail, a head that stops reading fails the pipe (SIGPIPE).
+        for (s in seen) {
+          text = first[s] "   (" seen[s] " goroutines with this stack)\n" s
+          n = split(text, lines, "\n") - 1
+          for (i = 1; i <= n && printed < 300; i++) { print lines[i]; printed++ }
+        }
+      }'
     printed=$((printed + 1))
     if [ "$printed" -ge 3 ]; then
       echo "--- (more dumps in $dir)"
