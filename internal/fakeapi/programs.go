@@ -27,6 +27,10 @@ type ProgramResult struct {
 //   - sleep S: ends after S seconds (real time; a fraction is allowed).
 //   - sh -c SCRIPT: statements separated by ";": exit N, echo WORDS,
 //     echo WORDS >&2; any other is sh's "not found" (127).
+//   - /usr/local/bin/agent cat PATH: the quickstart agent (where the test
+//     templates install it) printing a file the box holds. A fake box holds
+//     what its agent writes at start: the files its AGENT_FILES variable
+//     names (AgentFiles).
 //
 // Any other program is not found (found false): each fake answers that as
 // its platform does.
@@ -66,6 +70,8 @@ func RunProgram(argv []string, env map[string]string, dir string) (res ProgramRe
 			return ProgramResult{Stderr: "Sleep: invalid time interval\n", Exit: 1}, true
 		}
 		return ProgramResult{Sleep: time.Duration(secs * float64(time.Second))}, true
+	case AgentPath:
+		return agentCommand(args, env), true
 	case "sh":
 		if len(args) == 2 && args[0] == "-c" {
 			return fakeShell(args[1]), true
@@ -105,4 +111,38 @@ func fakeShell(script string) ProgramResult {
 		}
 	}
 	return res
+}
+
+// AgentPath is where the test templates install the quickstart agent
+// (examples/quickstart/agent).
+const AgentPath = "/usr/local/bin/agent"
+
+// agentCommand is the quickstart agent's cat on a fake box: its files are
+// what AGENT_FILES names. The agent's other commands are not modelled.
+func agentCommand(args []string, env map[string]string) ProgramResult {
+	if len(args) != 2 || args[0] != "cat" {
+		return ProgramResult{Stderr: "agent: the fakes model only agent cat PATH\n", Exit: 2}
+	}
+	content, ok := AgentFiles(env)[args[1]]
+	if !ok {
+		return ProgramResult{Stderr: "open " + args[1] + ": no such file or directory\n", Exit: 1}
+	}
+	return ProgramResult{Stdout: content}
+}
+
+// AgentFiles are the files the quickstart agent writes at start, from its
+// AGENT_FILES variable ("path=content;path=content"): what a fake that runs
+// no programs holds in a box whose env it received.
+func AgentFiles(env map[string]string) map[string]string {
+	files := map[string]string{}
+	spec, ok := env["AGENT_FILES"]
+	if !ok {
+		return files
+	}
+	for pair := range strings.SplitSeq(spec, ";") {
+		if p, c, ok := strings.Cut(pair, "="); ok {
+			files[p] = c
+		}
+	}
+	return files
 }

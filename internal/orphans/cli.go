@@ -50,7 +50,8 @@ carry no labels: on e2b only sandboxes are checked, and the report says so.
 Without --owner every object the provider made is considered, whatever its
 owner (other teams' and pipelines' too). With --owner, only the objects
 carrying that owner; objects with no owner label are no owner's
-(--owner= selects them).
+(--owner= selects them). With --owner-prefix, the objects of every owner
+starting with it (the live acceptance tests' owners start with sbx-live-).
 
 --delete removes sandboxes, then snapshots, then volumes, then templates.
 An object already gone is fine; one still in use is not forced. Objects no
@@ -98,6 +99,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 	platformName := fs.String("platform", defaultPlatform(env.Platforms), "the platform to check: "+platformNames(env.Platforms))
 	owner := fs.String("owner", "", "consider only objects carrying this owner (the provider block's owner); default: every owner")
+	ownerPrefix := fs.String("owner-prefix", "", "consider only objects whose owner starts with this (instead of --owner)")
 	var states stringList
 	fs.Var(&states, "state", "a state file (repeatable; - reads standard input); states may also be given as arguments")
 	del := fs.Bool("delete", false, "remove the orphans found")
@@ -112,8 +114,11 @@ func Main(ctx context.Context, args []string, env Env) int {
 		return fail(stderr, "%v", err) // the flag package already printed the usage
 	}
 	states = append(states, positional...)
-	ownerSet := false
-	fs.Visit(func(f *flag.Flag) { ownerSet = ownerSet || f.Name == "owner" })
+	ownerSet, prefixSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		ownerSet = ownerSet || f.Name == "owner"
+		prefixSet = prefixSet || f.Name == "owner-prefix"
+	})
 
 	switch {
 	case len(states) == 0:
@@ -122,6 +127,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 			"without one every object would be an orphan")
 	case countOf(states, "-") > 1:
 		return fail(stderr, "- (standard input) is given %d times; it can be read once", countOf(states, "-"))
+	case ownerSet && prefixSet:
+		return fail(stderr, "--owner and --owner-prefix are given together; give one")
+	case prefixSet && *ownerPrefix == "":
+		return fail(stderr, "invalid --owner-prefix \"\": give the start of the owners to consider (--owner= selects the objects with no owner)")
 	case *format != "table" && *format != "json":
 		return fail(stderr, "invalid --format %q: use table or json", *format)
 	}
@@ -179,7 +188,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(stderr, "listing what the provider made on %s: %v", plat.Name(), err)
 	}
-	scope := Scope{Owner: *owner, AnyOwner: !ownerSet, OlderThan: minAge, Now: now()}
+	scope := Scope{Owner: *owner, OwnerPrefix: *ownerPrefix, AnyOwner: !ownerSet && !prefixSet, OlderThan: minAge, Now: now()}
 	rep := Report{Platform: plat.Name(), Scope: scope, States: held.States, Unchecked: list.Unchecked,
 		Result: Find(list.Objects, held, scope), Delete: *del}
 	if *del && len(rep.Result.Orphans) > 0 {

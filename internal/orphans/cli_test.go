@@ -72,6 +72,8 @@ func TestMainRefusesBadInvocations(t *testing.T) {
 		{"bad older-than", []string{"--older-than", "soon", good}, "invalid --older-than", nil},
 		{"negative older-than", []string{"--older-than", "-1h", good}, "must not be negative", nil},
 		{"unknown flag", []string{"--force", good}, "flag provided but not defined: -force", nil},
+		{"owner and owner prefix", []string{"--owner", "ci", "--owner-prefix", "sbx-live-", good}, "--owner and --owner-prefix are given together", nil},
+		{"empty owner prefix", []string{"--owner-prefix=", good}, `invalid --owner-prefix ""`, nil},
 		{"truncated state", []string{"--state", good, bad}, bad + ": truncated JSON", nil},
 		{"missing state", []string{filepath.Join(dir, "none.tfstate")}, "cannot read", nil},
 		// An empty file is no state, as Terraform reads it; an empty

@@ -16,13 +16,25 @@ type Scope struct {
 	Owner string
 	// AnyOwner judges every object the provider made, whatever its owner.
 	AnyOwner bool
+	// OwnerPrefix, when set, judges the objects whose owner starts with
+	// it instead of one Owner: the owners a family of runs made up, such
+	// as the live acceptance tests' (one owner per test, one prefix).
+	OwnerPrefix string
 	// OlderThan keeps objects made less than this long before Now out of
 	// the orphans: an apply running now may be about to record them.
 	OlderThan time.Duration
 	Now       time.Time
 }
 
-func (s Scope) owns(o platform.ManagedObject) bool { return s.AnyOwner || o.Owner == s.Owner }
+func (s Scope) owns(o platform.ManagedObject) bool {
+	switch {
+	case s.AnyOwner:
+		return true
+	case s.OwnerPrefix != "":
+		return strings.HasPrefix(o.Owner, s.OwnerPrefix)
+	}
+	return o.Owner == s.Owner
+}
 
 // Kept is an object no state holds that is still not an orphan.
 type Kept struct {

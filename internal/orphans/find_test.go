@@ -52,26 +52,32 @@ func heldOf(t *testing.T, idList ...string) *Held {
 
 // TestFindOwnerScope: with an owner, only that owner's objects are judged
 // (an object without an owner is no owner's); without one, every object;
-// --owner= judges the objects that have none.
+// --owner= judges the objects that have none; --owner-prefix the objects
+// of every owner starting with it.
 func TestFindOwnerScope(t *testing.T) {
 	objs := []platform.ManagedObject{
 		owned(platform.KindSandbox, "a1", "a", time.Hour),
 		owned(platform.KindSandbox, "a2", "a", time.Hour),
 		owned(platform.KindSandbox, "b1", "b", time.Hour),
 		owned(platform.KindSandbox, "n1", "", time.Hour),
+		owned(platform.KindSandbox, "l1", "sbx-live-1", time.Hour),
+		owned(platform.KindSandbox, "l2", "sbx-live-2", time.Hour),
 	}
-	held := heldOf(t, "a1", "b1")
+	held := heldOf(t, "a1", "b1", "l2")
 	cases := []struct {
 		name                        string
 		scope                       Scope
 		want                        []string
 		checked, heldN, otherOwners int
 	}{
-		{"owner a", Scope{Owner: "a", Now: findNow}, []string{"a2"}, 2, 1, 2},
-		{"owner b", Scope{Owner: "b", Now: findNow}, []string{}, 1, 1, 3},
-		{"no owner label", Scope{Owner: "", Now: findNow}, []string{"n1"}, 1, 0, 3},
-		{"every owner", Scope{AnyOwner: true, Now: findNow}, []string{"a2", "n1"}, 4, 2, 0},
-		{"an owner nobody has", Scope{Owner: "c", Now: findNow}, []string{}, 0, 0, 4},
+		{"owner a", Scope{Owner: "a", Now: findNow}, []string{"a2"}, 2, 1, 4},
+		{"owner b", Scope{Owner: "b", Now: findNow}, []string{}, 1, 1, 5},
+		{"no owner label", Scope{Owner: "", Now: findNow}, []string{"n1"}, 1, 0, 5},
+		{"every owner", Scope{AnyOwner: true, Now: findNow}, []string{"a2", "l1", "n1"}, 6, 3, 0},
+		{"an owner nobody has", Scope{Owner: "c", Now: findNow}, []string{}, 0, 0, 6},
+		// A prefix judges every owner starting with it, and only those.
+		{"owner prefix", Scope{OwnerPrefix: "sbx-live-", Now: findNow}, []string{"l1"}, 2, 1, 4},
+		{"owner prefix of one owner", Scope{OwnerPrefix: "a", Now: findNow}, []string{"a2"}, 2, 1, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

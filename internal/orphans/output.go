@@ -52,6 +52,8 @@ func (r Report) scopeLine() string {
 	switch {
 	case r.Scope.AnyOwner:
 		who = "every object the provider made, whatever its owner (no --owner given)"
+	case r.Scope.OwnerPrefix != "":
+		who = fmt.Sprintf("the objects of every owner starting with %q", r.Scope.OwnerPrefix)
 	case r.Scope.Owner == "":
 		who = "the objects the provider made that carry no owner (--owner=)"
 	default:
@@ -118,6 +120,7 @@ type jsonReport struct {
 	SchemaVersion int             `json:"schema_version"`
 	Platform      string          `json:"platform"`
 	Owner         *string         `json:"owner"`
+	OwnerPrefix   *string         `json:"owner_prefix,omitempty"`
 	AllOwners     bool            `json:"all_owners"`
 	OlderThan     string          `json:"older_than"`
 	Delete        bool            `json:"delete"`
@@ -150,7 +153,11 @@ func WriteJSON(w io.Writer, r Report) error {
 		Summary: jsonSummary{Checked: r.Result.Checked, Held: r.Result.Held, Orphans: len(r.Result.Orphans),
 			Kept: len(r.Result.Kept), OtherOwners: r.Result.OtherOwners, Removed: removed, AlreadyGone: gone, Failed: failed},
 	}
-	if !r.Scope.AnyOwner {
+	switch {
+	case r.Scope.OwnerPrefix != "":
+		prefix := r.Scope.OwnerPrefix
+		out.OwnerPrefix = &prefix
+	case !r.Scope.AnyOwner:
 		owner := r.Scope.Owner
 		out.Owner = &owner
 	}

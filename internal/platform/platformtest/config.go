@@ -12,8 +12,8 @@ import (
 // scenarios and parallel test runs never meet on the platform.
 //
 // The name is short and plain so that every name the suite derives from it
-// is valid on every platform: "tf-acc-" and ten random lowercase letters and
-// digits. Sandbox, template and snapshot names use it as it is (with "-" and
+// is valid on every platform: the kit's prefix ("tf-acc-", the live kit's
+// "sbx-live-") and ten random lowercase letters and digits. Sandbox, template and snapshot names use it as it is (with "-" and
 // a suffix such as "-restored": at most 63 characters, the sandbox rule);
 // volume names use volumeName, with underscores, as Fly's volume names are
 // ^[a-z0-9_]{1,30}$ (Docker, E2B and Daytona accept underscores too).
@@ -23,8 +23,16 @@ type run struct {
 }
 
 func newRun(h harness) run {
-	return run{h: h, name: "tf-acc-" + sdkacctest.RandStringFromCharSet(10, "abcdefghijklmnopqrstuvwxyz0123456789")}
+	prefix := h.NamePrefix
+	if prefix == "" {
+		prefix = defaultNamePrefix
+	}
+	return run{h: h, name: prefix + sdkacctest.RandStringFromCharSet(10, "abcdefghijklmnopqrstuvwxyz0123456789")}
 }
+
+// defaultNamePrefix starts the names of a run on a kit with no prefix of
+// its own (NamePrefixer).
+const defaultNamePrefix = "tf-acc-"
 
 // volumeName is the name of the run's volume with this label: the run's name
 // with underscores for dashes, then "_" and the label ("tf_acc_<10>_restored"

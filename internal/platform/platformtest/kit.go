@@ -168,6 +168,9 @@ type Instance struct {
 	// platform's spec or protocol so far; nil where nothing checks them
 	// (a real service).
 	SpecViolations func() []string
+	// NamePrefix starts the names the suites give objects on this instance;
+	// Start sets it (the kit's NamePrefix, else "tf-acc-").
+	NamePrefix string
 }
 
 // ProviderBlock is the provider "sbx" block pointing at this instance: the
@@ -292,12 +295,20 @@ func Start(t *testing.T, kit Kit, opts KitOptions) *Instance {
 		t.Fatalf("%s: the test asks for an instant platform without saying why (platformtest.Instant(why))", kit.Name())
 	}
 	if opts.Owner == "" {
-		opts.Owner = "kit-" + sdkacctest.RandStringFromCharSet(10, "abcdefghijklmnopqrstuvwxyz0123456789")
+		prefix := "kit-"
+		if p, ok := kit.(OwnerPrefixer); ok {
+			prefix = p.OwnerPrefix()
+		}
+		opts.Owner = prefix + sdkacctest.RandStringFromCharSet(10, "abcdefghijklmnopqrstuvwxyz0123456789")
 	}
 	in := kit.Start(t, opts)
 	if in == nil {
 		t.Fatalf("%s: the kit started no instance", kit.Name())
 		return nil
+	}
+	in.NamePrefix = defaultNamePrefix
+	if p, ok := kit.(NamePrefixer); ok {
+		in.NamePrefix = p.NamePrefix()
 	}
 	var missing []string
 	for what, gone := range map[string]bool{

@@ -7,10 +7,10 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -45,21 +45,8 @@ func ReadingEnv(def platform.Definition, envOf map[string]string) platform.Defin
 }
 
 // AgentFiles are the files the quickstart agent writes at start, from its
-// AGENT_FILES variable ("path=content;path=content"): what a fake that runs
-// no programs holds in a box whose env it received.
-func AgentFiles(env map[string]string) map[string]string {
-	files := map[string]string{}
-	spec, ok := env["AGENT_FILES"]
-	if !ok {
-		return files
-	}
-	for _, pair := range strings.Split(spec, ";") {
-		if p, c, ok := strings.Cut(pair, "="); ok {
-			files[p] = c
-		}
-	}
-	return files
-}
+// AGENT_FILES variable: see fakeapi.AgentFiles.
+func AgentFiles(env map[string]string) map[string]string { return fakeapi.AgentFiles(env) }
 
 // PostJSON sends body as JSON to url with header, as a client of the
 // platform's API other than the provider would, and decodes the answer

@@ -1,6 +1,7 @@
 package platformtest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -26,6 +27,8 @@ type harness struct {
 	ImportStateVerifyIgnore map[string][]string
 	// SnapshotsHeldByRunningBoxes: see Instance.
 	SnapshotsHeldByRunningBoxes bool
+	// NamePrefix: see Instance.
+	NamePrefix string
 }
 
 func newHarness(in *Instance, factories Factories) harness {
@@ -38,18 +41,19 @@ func newHarness(in *Instance, factories Factories) harness {
 		OutOfBand:                   in.OutOfBand,
 		ImportStateVerifyIgnore:     in.ImportStateVerifyIgnore,
 		SnapshotsHeldByRunningBoxes: in.SnapshotsHeldByRunningBoxes,
+		NamePrefix:                  in.NamePrefix,
 	}
 }
 
-// Run runs every scenario as a subtest on the started instance in, the
-// provider served by factories (built by the caller, pointed at in).
-func Run(t *testing.T, in *Instance, factories Factories) {
-	h := newHarness(in, factories)
-	runRefusals(t, h)
-	for _, s := range []struct {
-		name string
-		run  func(*testing.T, harness)
-	}{
+// scenario is one named scenario of the suite.
+type scenario struct {
+	name string
+	run  func(*testing.T, harness)
+}
+
+// scenarios are the suite's scenarios in the order Run runs them.
+func scenarios() []scenario {
+	return []scenario{
 		{"attributes_in_place", testAttributesInPlace},
 		{"lifecycle", testLifecycle},
 		{"state_changes_in_place", testStateChanges},
@@ -62,15 +66,42 @@ func Run(t *testing.T, in *Instance, factories Factories) {
 		{"import", testImport},
 		{"import_held_elsewhere", testImportHeldElsewhere},
 		{"saved_plan", testSavedPlan},
-	} {
-		t.Run(s.name, func(t *testing.T) {
-			// Every scenario but the refusals starts boxes from a template.
-			if h.TemplateConfig == nil {
-				t.Skipf("%s makes no template (its kit gives no template configuration), so there is no box to run this scenario on", h.Name)
-			}
-			s.run(t, h)
-		})
 	}
+}
+
+// Run runs every scenario as a subtest on the started instance in, the
+// provider served by factories (built by the caller, pointed at in).
+func Run(t *testing.T, in *Instance, factories Factories) {
+	h := newHarness(in, factories)
+	runRefusals(t, h)
+	for _, s := range scenarios() {
+		runScenario(t, h, s)
+	}
+}
+
+// RunOnly runs the named scenarios (Run's subtest names) and no others,
+// for a test that proves a kit's wiring rather than the platform; a name
+// the suite does not have fails t.
+func RunOnly(t *testing.T, in *Instance, factories Factories, names ...string) {
+	h := newHarness(in, factories)
+	all := scenarios()
+	for _, name := range names {
+		i := slices.IndexFunc(all, func(s scenario) bool { return s.name == name })
+		if i < 0 {
+			t.Fatalf("the conformance suite has no scenario %q", name)
+		}
+		runScenario(t, h, all[i])
+	}
+}
+
+func runScenario(t *testing.T, h harness, s scenario) {
+	t.Run(s.name, func(t *testing.T) {
+		// Every scenario but the refusals starts boxes from a template.
+		if h.TemplateConfig == nil {
+			t.Skipf("%s makes no template (its kit gives no template configuration), so there is no box to run this scenario on", h.Name)
+		}
+		s.run(t, h)
+	})
 }
 
 // RunRefusals runs only the refusal steps: they plan and never reach the

@@ -29,35 +29,20 @@ type kit struct{ def platform.Definition }
 
 func (k kit) Name() string { return k.def.Name }
 
-func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
-	t.Helper()
-	opts.CheckSettings(t, k.def.Name)
-	fo := Options{APIKey: kitKey, DefaultSandboxClass: ClassLinuxVM}
-	// The slow pace is the fake's default; Instant is the test's choice.
-	fo.Instant = opts.Pace.IsInstant()
-	fake := New(t, fo)
-	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL()})
-	return &platformtest.Instance{
-		Name:  k.def.Name,
-		Owner: opts.Owner,
-		PlatformBlock: func(inner ...string) string {
-			return fmt.Sprintf("  daytona {\n    api_key = %q\n    api_url = %q\n%s  }\n", kitKey, fake.URL(), platformtest.InnerLines(inner))
-		},
-		Env: []string{"DAYTONA_API_KEY=" + kitKey, "DAYTONA_API_URL=" + fake.URL(),
-			"DAYTONA_ORGANIZATION_ID=" + fake.OrganizationID()},
+// Profile is Daytona as the tests know it, fake or real.
+func (k kit) Profile() platformtest.Profile {
+	return platformtest.Profile{
 		Definition: k.def,
-		Hooks:      acctest.NoWaitHooks(),
 		// Daytona sizes boxes by their template. The sizes are none of
 		// Daytona's defaults (1 CPU, 1 GiB, 3 GiB, which read back as unset),
 		// so an import reads them back; the conformance suite's in-place
 		// chain then resizes a box of it down (cpu 2, memory 2048: a stop,
 		// the resize, a start) and its disk up (2048).
-		TemplateConfig: func(name string) string {
+		TemplateConfig: func(t *testing.T, name, _ string) string {
 			return fmt.Sprintf("  name        = %q\n  dockerfile  = %q\n  context_dir = %q\n  start_cmd   = %q\n"+
 				"  cpu_count   = 3\n  memory_mb   = 3072\n  disk_mb     = 1024\n",
 				name, kitDockerfile, acctest.AgentContextDir(t), "/usr/local/bin/agent")
 		},
-		Capabilities: plat.Capabilities(),
 		ImportStateVerifyIgnore: map[string][]string{
 			// Daytona keeps the Dockerfile it built (with the ENTRYPOINT
 			// line the provider adds), not the context it read.
@@ -66,12 +51,32 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 			// (capability SnapshotSourceReported) and no kind.
 			"sbx_snapshot": {"sandbox_id", "include_memory"},
 		},
-		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
-		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
-		Faults:         kitFaults{fake},
-		FaultPlan:      kitFaultPlan(),
-		SpecViolations: fake.SpecViolations,
 	}
+}
+
+func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
+	t.Helper()
+	opts.CheckSettings(t, k.def.Name)
+	fo := Options{APIKey: kitKey, DefaultSandboxClass: ClassLinuxVM}
+	// The slow pace is the fake's default; Instant is the test's choice.
+	fo.Instant = opts.Pace.IsInstant()
+	fake := New(t, fo)
+	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL()})
+	in := k.Profile().Instance(t, "")
+	in.Owner = opts.Owner
+	in.PlatformBlock = func(inner ...string) string {
+		return fmt.Sprintf("  daytona {\n    api_key = %q\n    api_url = %q\n%s  }\n", kitKey, fake.URL(), platformtest.InnerLines(inner))
+	}
+	in.Env = []string{"DAYTONA_API_KEY=" + kitKey, "DAYTONA_API_URL=" + fake.URL(),
+		"DAYTONA_ORGANIZATION_ID=" + fake.OrganizationID()}
+	in.Hooks = acctest.NoWaitHooks()
+	in.Capabilities = plat.Capabilities()
+	in.OutOfBand = &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat}
+	in.Objects = func(*testing.T) []platformtest.Object { return kitObjects(fake) }
+	in.Faults = kitFaults{fake}
+	in.FaultPlan = kitFaultPlan()
+	in.SpecViolations = fake.SpecViolations
+	return in
 }
 
 // kitObjects are the live objects the fake holds: sandboxes with their

@@ -29,6 +29,30 @@ type kit struct{ def platform.Definition }
 
 func (k kit) Name() string { return k.def.Name }
 
+// Profile is E2B as the tests know it, fake or real.
+func (k kit) Profile() platformtest.Profile {
+	return platformtest.Profile{
+		Definition: k.def,
+		// E2B sizes boxes by their template and reports every template's
+		// size (its defaults included), so an imported template has one:
+		// the configuration states it, as an E2B user would.
+		TemplateConfig: func(t *testing.T, name, _ string) string {
+			return fmt.Sprintf("  name        = %q\n  dockerfile  = %q\n  context_dir = %q\n  start_cmd   = %q\n  ready_cmd   = %q\n"+
+				"  cpu_count   = 2\n  memory_mb   = 512\n",
+				name, kitDockerfile, acctest.AgentContextDir(t), "/usr/local/bin/agent", "/usr/local/bin/agent ready")
+		},
+		ImportStateVerifyIgnore: map[string][]string{
+			// E2B keeps neither the Dockerfile nor the commands of a build.
+			"sbx_template": {"dockerfile", "context_dir", "context_hash", "start_cmd", "ready_cmd"},
+			// E2B does not report a box's env nor when it entered its state.
+			"sbx_sandbox": {"env", "status_since"},
+			// A snapshot read back from E2B does not name the box it was
+			// taken from (capability SnapshotSourceReported).
+			"sbx_snapshot": {"sandbox_id"},
+		},
+	}
+}
+
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
 	opts.CheckSettings(t, k.def.Name, "tier")
@@ -47,40 +71,21 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		tierLine = fmt.Sprintf("    tier    = %q\n", tier)
 	}
 	plat := platformtest.Configure(t, k.def, map[string]string{"api_key": kitKey, "api_url": fake.URL(), "tier": tier})
-	return &platformtest.Instance{
-		Name:  k.def.Name,
-		Owner: opts.Owner,
-		PlatformBlock: func(inner ...string) string {
-			return fmt.Sprintf("  e2b {\n    api_key = %q\n    api_url = %q\n%s%s  }\n",
-				kitKey, fake.URL(), tierLine, platformtest.InnerLines(inner))
-		},
-		Env:        []string{"E2B_API_KEY=" + kitKey, "E2B_API_URL=" + fake.URL()},
-		Definition: k.def,
-		Hooks:      acctest.NoWaitHooks(),
-		// E2B sizes boxes by their template and reports every template's
-		// size (its defaults included), so an imported template has one:
-		// the configuration states it, as an E2B user would.
-		TemplateConfig: func(name string) string {
-			return fmt.Sprintf("  name        = %q\n  dockerfile  = %q\n  context_dir = %q\n  start_cmd   = %q\n  ready_cmd   = %q\n"+
-				"  cpu_count   = 2\n  memory_mb   = 512\n",
-				name, kitDockerfile, acctest.AgentContextDir(t), "/usr/local/bin/agent", "/usr/local/bin/agent ready")
-		},
-		Capabilities: plat.Capabilities(),
-		ImportStateVerifyIgnore: map[string][]string{
-			// E2B keeps neither the Dockerfile nor the commands of a build.
-			"sbx_template": {"dockerfile", "context_dir", "context_hash", "start_cmd", "ready_cmd"},
-			// E2B does not report a box's env nor when it entered its state.
-			"sbx_sandbox": {"env", "status_since"},
-			// A snapshot read back from E2B does not name the box it was
-			// taken from (capability SnapshotSourceReported).
-			"sbx_snapshot": {"sandbox_id"},
-		},
-		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
-		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
-		Faults:         kitFaults{fake},
-		FaultPlan:      kitFaultPlan(),
-		SpecViolations: fake.SpecViolations,
+	in := k.Profile().Instance(t, "")
+	in.Owner = opts.Owner
+	in.PlatformBlock = func(inner ...string) string {
+		return fmt.Sprintf("  e2b {\n    api_key = %q\n    api_url = %q\n%s%s  }\n",
+			kitKey, fake.URL(), tierLine, platformtest.InnerLines(inner))
 	}
+	in.Env = []string{"E2B_API_KEY=" + kitKey, "E2B_API_URL=" + fake.URL()}
+	in.Hooks = acctest.NoWaitHooks()
+	in.Capabilities = plat.Capabilities()
+	in.OutOfBand = &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat}
+	in.Objects = func(*testing.T) []platformtest.Object { return kitObjects(fake) }
+	in.Faults = kitFaults{fake}
+	in.FaultPlan = kitFaultPlan()
+	in.SpecViolations = fake.SpecViolations
+	return in
 }
 
 // kitObjects are the objects the fake holds: sandboxes with their

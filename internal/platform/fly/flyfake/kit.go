@@ -36,6 +36,26 @@ type kit struct{ def platform.Definition }
 
 func (k kit) Name() string { return k.def.Name }
 
+// Profile is Fly.io as the tests know it, fake or real.
+func (k kit) Profile() platformtest.Profile {
+	return platformtest.Profile{
+		Definition: k.def,
+		// A Fly template is a record of an image reference (Fly has no
+		// template or build API): no dockerfile, commands or sizes.
+		TemplateConfig: func(_ *testing.T, name, image string) string {
+			return fmt.Sprintf("  name  = %q\n  image = %q\n", name, image)
+		},
+		ImageTemplates: true,
+		// Fly has no template API: a template is a record in state.
+		TemplatesInStateOnly: true,
+		ImportStateVerifyIgnore: map[string][]string{
+			// Fly volume snapshots have no name (SnapshotNamesUnique is
+			// false for that reason): the name is kept in state only.
+			"sbx_snapshot": {"name"},
+		},
+	}
+}
+
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
 	t.Helper()
 	opts.CheckSettings(t, k.def.Name)
@@ -44,35 +64,22 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 	fo.Instant = opts.Pace.IsInstant()
 	fake := New(t, fo)
 	plat := platformtest.Configure(t, k.def, map[string]string{"api_token": kitToken, "app": kitApp, "api_url": fake.URL()})
-	return &platformtest.Instance{
-		Name:  k.def.Name,
-		Owner: opts.Owner,
-		PlatformBlock: func(inner ...string) string {
-			return fmt.Sprintf("  fly {\n    api_token = %q\n    app       = %q\n    api_url   = %q\n%s  }\n",
-				kitToken, kitApp, fake.URL(), platformtest.InnerLines(inner))
-		},
-		Env:        []string{"FLY_API_TOKEN=" + kitToken, "FLY_APP=" + kitApp, kitAPIURLEnv + "=" + fake.URL()},
-		Definition: platformtest.ReadingEnv(k.def, map[string]string{"api_url": kitAPIURLEnv}),
-		Hooks:      acctest.NoWaitHooks(),
-		// A Fly template is a record of an image reference (Fly has no
-		// template or build API): no dockerfile, commands or sizes.
-		TemplateConfig: func(name string) string {
-			return fmt.Sprintf("  name  = %q\n  image = %q\n", name, kitImage)
-		},
-		Capabilities: plat.Capabilities(),
-		// Fly has no template API: a template is a record in state.
-		TemplatesInStateOnly: true,
-		ImportStateVerifyIgnore: map[string][]string{
-			// Fly volume snapshots have no name (SnapshotNamesUnique is
-			// false for that reason): the name is kept in state only.
-			"sbx_snapshot": {"name"},
-		},
-		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat},
-		Objects:        func(*testing.T) []platformtest.Object { return kitObjects(fake) },
-		Faults:         kitFaults{fake},
-		FaultPlan:      kitFaultPlan(),
-		SpecViolations: fake.SpecViolations,
+	in := k.Profile().Instance(t, kitImage)
+	in.Owner = opts.Owner
+	in.PlatformBlock = func(inner ...string) string {
+		return fmt.Sprintf("  fly {\n    api_token = %q\n    app       = %q\n    api_url   = %q\n%s  }\n",
+			kitToken, kitApp, fake.URL(), platformtest.InnerLines(inner))
 	}
+	in.Env = []string{"FLY_API_TOKEN=" + kitToken, "FLY_APP=" + kitApp, kitAPIURLEnv + "=" + fake.URL()}
+	in.Definition = platformtest.ReadingEnv(k.def, map[string]string{"api_url": kitAPIURLEnv})
+	in.Hooks = acctest.NoWaitHooks()
+	in.Capabilities = plat.Capabilities()
+	in.OutOfBand = &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, fake: fake, plat: plat}
+	in.Objects = func(*testing.T) []platformtest.Object { return kitObjects(fake) }
+	in.Faults = kitFaults{fake}
+	in.FaultPlan = kitFaultPlan()
+	in.SpecViolations = fake.SpecViolations
+	return in
 }
 
 // kitObjects are the live objects the fake holds: machines with their

@@ -65,6 +65,26 @@ type kit struct{ def platform.Definition }
 
 func (k kit) Name() string { return k.def.Name }
 
+// Profile is Modal as the tests know it, fake or real.
+func (k kit) Profile() platformtest.Profile {
+	caps := k.def.Capabilities()
+	return platformtest.Profile{
+		Definition: k.def,
+		// A Modal template is an Image built from a registry reference.
+		TemplateConfig: func(_ *testing.T, name, image string) string {
+			return fmt.Sprintf("  name  = %q\n  image = %q\n", name, image)
+		},
+		ImageTemplates: true,
+		ImportStateVerifyIgnore: map[string][]string{
+			"sbx_sandbox": unreported(caps, "sandbox"),
+			// Modal Images have no name: it is kept in state only.
+			"sbx_template": append(unreported(caps, "template"), "name"),
+			"sbx_volume":   unreported(caps, "volume"),
+			"sbx_snapshot": unreported(caps, "snapshot"),
+		},
+	}
+}
+
 // Start: the workspace is slow and asynchronous by default, as Modal is
 // (async.go); the instant pace settles every object at once.
 func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Instance {
@@ -83,42 +103,30 @@ func (k kit) Start(t *testing.T, opts platformtest.KitOptions) *platformtest.Ins
 		ws.Instant()
 	}
 	plat := platformtest.Configure(t, k.def, map[string]string{"token_id": ws.TokenID(), "token_secret": ws.TokenSecret(), "app": kitApp})
-	return &platformtest.Instance{
-		Name:  k.def.Name,
-		Owner: opts.Owner,
-		PlatformBlock: func(inner ...string) string {
-			return fmt.Sprintf("  modal {\n    token_id     = %q\n    token_secret = %q\n    app          = %q\n%s  }\n",
-				ws.TokenID(), ws.TokenSecret(), kitApp, platformtest.InnerLines(inner))
-		},
-		// The modal block's app has no environment variable of its own: the
-		// kit's Definition reads it from kitAppEnv, so a command configured
-		// from the environment alone (the orphans command run in-process
-		// with it) looks in the instance's app.
-		Env:        []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret(), kitAppEnv + "=" + kitApp},
-		Definition: platformtest.ReadingEnv(k.def, map[string]string{"app": kitAppEnv}),
-		Hooks:      acctest.NoWaitHooks(),
-		// The provider judges retention deadlines on the workspace's
-		// clock, so a test that moves it (ws.Advance) moves the
-		// provider's too.
-		Clock: ws,
-		// A Modal template is an Image built from a registry reference.
-		TemplateConfig: func(name string) string {
-			return fmt.Sprintf("  name  = %q\n  image = %q\n", name, kitImage)
-		},
-		Capabilities: plat.Capabilities(),
-		ImportStateVerifyIgnore: map[string][]string{
-			"sbx_sandbox": unreported(plat.Capabilities(), "sandbox"),
-			// Modal Images have no name: it is kept in state only.
-			"sbx_template": append(unreported(plat.Capabilities(), "template"), "name"),
-			"sbx_volume":   unreported(plat.Capabilities(), "volume"),
-			"sbx_snapshot": unreported(plat.Capabilities(), "snapshot"),
-		},
-		OutOfBand:      &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, ws: ws},
-		Objects:        func(*testing.T) []platformtest.Object { return ws.kitObjects() },
-		Faults:         kitFaults{ws},
-		FaultPlan:      kitFaultPlan(),
-		SpecViolations: ws.Violations,
+	in := k.Profile().Instance(t, kitImage)
+	in.Owner = opts.Owner
+	in.PlatformBlock = func(inner ...string) string {
+		return fmt.Sprintf("  modal {\n    token_id     = %q\n    token_secret = %q\n    app          = %q\n%s  }\n",
+			ws.TokenID(), ws.TokenSecret(), kitApp, platformtest.InnerLines(inner))
 	}
+	// The modal block's app has no environment variable of its own: the
+	// kit's Definition reads it from kitAppEnv, so a command configured
+	// from the environment alone (the orphans command run in-process
+	// with it) looks in the instance's app.
+	in.Env = []string{"MODAL_TOKEN_ID=" + ws.TokenID(), "MODAL_TOKEN_SECRET=" + ws.TokenSecret(), kitAppEnv + "=" + kitApp}
+	in.Definition = platformtest.ReadingEnv(k.def, map[string]string{"app": kitAppEnv})
+	in.Hooks = acctest.NoWaitHooks()
+	// The provider judges retention deadlines on the workspace's
+	// clock, so a test that moves it (ws.Advance) moves the
+	// provider's too.
+	in.Clock = ws
+	in.Capabilities = plat.Capabilities()
+	in.OutOfBand = &kitOOB{ByClient: platformtest.ByClient{Platform: plat}, ws: ws}
+	in.Objects = func(*testing.T) []platformtest.Object { return ws.kitObjects() }
+	in.Faults = kitFaults{ws}
+	in.FaultPlan = kitFaultPlan()
+	in.SpecViolations = ws.Violations
+	return in
 }
 
 // unreported are the attributes of kind ("sandbox", "template", "snapshot",

@@ -21,6 +21,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/live"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/nothing"
 )
 
@@ -34,14 +35,15 @@ type Entry struct {
 }
 
 // All are the platforms under test, in the order of platforms.All(),
-// then the test-only ones.
+// then the test-only ones. A cloud platform named in SBX_ACC_LIVE is its
+// real service (platformtest/live) instead of its fake.
 func All() []Entry {
 	return []Entry{
 		{Kit: dockerkit.Kit()},
-		{Kit: e2bfake.Kit(e2b.Definition())},
-		{Kit: daytonafake.Kit(daytona.Definition())},
-		{Kit: flyfake.Kit(fly.Definition())},
-		{Kit: modalfake.Kit(modal.Definition())},
+		{Kit: live.Or(e2bfake.Kit(e2b.Definition()))},
+		{Kit: live.Or(daytonafake.Kit(daytona.Definition()))},
+		{Kit: live.Or(flyfake.Kit(fly.Definition()))},
+		{Kit: live.Or(modalfake.Kit(modal.Definition()))},
 		{Kit: nothing.Kit(), TestOnly: true},
 	}
 }
@@ -49,5 +51,11 @@ func All() []Entry {
 // Main is the TestMain of a package whose tests iterate the registry: it
 // starts the Modal fake the Modal kit's instances are workspaces of (Modal's
 // SDK finds its server only through the process's environment) and runs the
-// tests. It returns the exit code.
-func Main(m *testing.M) int { return modalfake.RunKitTests(m, nil) }
+// tests. It returns the exit code. With Modal tested live there is no fake
+// to start, and the SDK's environment is left as the user set it.
+func Main(m *testing.M) int {
+	if live.Enabled(modal.Definition().Name) {
+		return m.Run()
+	}
+	return modalfake.RunKitTests(m, nil)
+}
