@@ -178,35 +178,6 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 	return s.afterCreate(ctx, sb.SandboxID)
 }
 
-// restore makes a box from a memory snapshot, then tags it: Modal's
-// restore takes no tags (nor volumes, sizes or deadlines; the box is the
-// snapshot's), so a box whose tagging fails is returned with the error.
-func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, marks platform.Marks, tags map[string]string) (*platform.Sandbox, error) {
-	snap, err := s.p.client.SandboxSnapshots.FromID(ctx, spec.FromSnapshotID, nil)
-	if err != nil {
-		return nil, notFoundOr(err, "snapshot", spec.FromSnapshotID)
-	}
-	// An empty name restores the box unnamed, not under the snapshot's name.
-	name := spec.Name
-	sb, err := s.p.client.Sandboxes.ExperimentalFromSnapshot(ctx, snap, &modal.SandboxExperimentalFromSnapshotParams{Name: &name})
-	if isAlreadyExists(err) && spec.Name != "" {
-		// The name is taken: by this create's box (tagged after an answer
-		// lost earlier), else a NotOwnedError naming the box and how to
-		// import it.
-		return s.nameTaken(ctx, spec.Name, marks)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("restoring memory snapshot %s: %w", spec.FromSnapshotID, notFoundOr(err, "snapshot", spec.FromSnapshotID))
-	}
-	defer release(sb)
-	s.p.recent.add(sb.SandboxID)
-	if err := sb.SetTags(ctx, tags, nil); err != nil {
-		return &platform.Sandbox{ID: sb.SandboxID, Status: platform.StateUnknown},
-			fmt.Errorf("tagging the restored sandbox %s: %w", sb.SandboxID, translate(err))
-	}
-	return s.afterCreate(ctx, sb.SandboxID)
-}
-
 // Get implements platform.SandboxService. A finished box is gone to the
 // provider: a NotFoundError whose Reason is what its exit code says.
 func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, error) {
