@@ -111,11 +111,7 @@ func (s *sandboxes) restoredAfterAll(ctx context.Context, spec platform.SandboxS
 	}
 	if !marks.MadeBy(tags) && len(tags) > 0 {
 		release(found)
-		detail := "made by another create"
-		if tags[platform.LabelManaged] != "true" {
-			detail = "made outside the provider (no sbx tags)"
-		}
-		return nil, &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: found.SandboxID, Detail: detail}
+		return nil, notOwnedBox(name, found.SandboxID, tags)
 	}
 	tflog.Info(ctx, "the memory snapshot restore failed on the way back; found the sandbox it made by its name",
 		map[string]any{"id": found.SandboxID, "name": name, "waited": waited.String(), "error": translate(sendErr).Error()})

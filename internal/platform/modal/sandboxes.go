@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"strconv"
 	"strings"
-	"time"
 
 	modal "github.com/modal-labs/modal-client/go"
 
@@ -169,13 +167,19 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 		return nil, notFoundOr(err, "sandbox", sb.SandboxID)
 	}
 	if !marks.MadeBy(tags) {
-		detail := "made by another create"
-		if tags[platform.LabelManaged] != "true" {
-			detail = "made outside the provider (no sbx tags)"
-		}
-		return nil, &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: sb.SandboxID, Detail: detail}
+		return nil, notOwnedBox(name, sb.SandboxID, tags)
 	}
 	return s.afterCreate(ctx, sb.SandboxID)
+}
+
+// notOwnedBox is the NotOwnedError of the box id holding name, which
+// another create made (its tags say so), or someone outside the provider.
+func notOwnedBox(name, id string, tags map[string]string) error {
+	detail := "made by another create"
+	if tags[platform.LabelManaged] != "true" {
+		detail = "made outside the provider (no sbx tags)"
+	}
+	return &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: id, Detail: detail}
 }
 
 // Get implements platform.SandboxService. A finished box is gone to the
@@ -239,9 +243,11 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 		MadeWith:        platform.MarksOf(tags),
 	}
 	sb.StartedAt = sb.CreatedAt
-	if secs, err := strconv.ParseInt(tags[tagTimeout], 10, 64); err == nil && secs > 0 && !sb.CreatedAt.IsZero() {
-		sb.ExpiresAt = sb.CreatedAt.Add(time.Duration(secs) * time.Second)
+	sent := sentTimeout(tags)
+	if sent > 0 && !sb.CreatedAt.IsZero() {
+		sb.ExpiresAt = sb.CreatedAt.Add(sent)
 	}
+	sb.Lifecycle.Timeout = configuredTimeout(sent)
 	return sb
 }
 
