@@ -45,17 +45,23 @@ func TestMemoryRestoreAnswerLost(t *testing.T) {
 		name  string
 		box   string // configured name
 		steps []modalfake.Step
+		v1    bool // the SDK's V1 sandbox calls (SandboxRestore)
 	}{
 		// The SDK's first attempt and its three retries all lose their answer.
 		{name: "answers lost, unnamed", steps: []modalfake.Step{{DropAnswer: true}, {DropAnswer: true}, {DropAnswer: true}, {DropAnswer: true}}},
 		{name: "answers lost, named", box: "again", steps: []modalfake.Step{{DropAnswer: true}, {DropAnswer: true}, {DropAnswer: true}, {DropAnswer: true}}},
 		{name: "retry finds the name taken, unnamed", steps: []modalfake.Step{{DropAnswer: true}, {Code: codes.AlreadyExists}}},
 		{name: "retry finds the name taken, named", box: "again", steps: []modalfake.Step{{DropAnswer: true}, {Code: codes.AlreadyExists}}},
+		{name: "answers lost, V1", steps: []modalfake.Step{{DropAnswer: true}, {DropAnswer: true}, {DropAnswer: true}, {DropAnswer: true}}, v1: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, false)
+			f := newFixture(t, tc.v1)
 			snapID := f.memorySnapshot(t)
-			f.w.Sequence("SandboxRestoreV2", tc.steps...)
+			method := "SandboxRestoreV2"
+			if tc.v1 {
+				method = "SandboxRestore"
+			}
+			f.w.Sequence(method, tc.steps...)
 			marks := platform.NewMarks("o")
 			sb, err := f.p.Sandboxes().Create(f.ctx, platform.SandboxSpec{FromSnapshotID: snapID, Marks: marks, Name: tc.box})
 			if err != nil {
@@ -102,8 +108,9 @@ func TestMemoryRestoreAnswerLostNothingMade(t *testing.T) {
 }
 
 // A configured name held by a box made outside the provider fails before
-// anything is restored, naming that box and its import; so does one that
-// is taken while the restore's answer is lost (it was not free before).
+// anything is restored, naming that box and its import: the restore, whose
+// answers would be lost, is never sent, so the untagged box holding the
+// name is never taken for this restore's.
 func TestMemoryRestoreNameHeldOutsideProvider(t *testing.T) {
 	f := newFixture(t, false)
 	snapID := f.memorySnapshot(t)
