@@ -59,3 +59,21 @@ func Parse(s string) (time.Duration, error) {
 	}
 	return signed(days + rest), nil
 }
+
+// Format writes d as people write a duration: Go's form without its zero
+// units ("1h", "1h30m", "10m", "1m30s"), never in days (a day is not
+// always how a duration was meant: "24h" is the usual timeout). Parse
+// reads it back as d. A value read back from a platform into an attribute
+// the configuration compares as a string reads as it was most likely
+// written: "1h", not Go's "1h0m0s", which would plan a change of the same
+// duration.
+func Format(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -46,3 +46,28 @@ func TestParse(t *testing.T) {
 		})
 	}
 }
+
+func TestFormat(t *testing.T) {
+	cases := []struct {
+		in   time.Duration
+		want string
+	}{
+		{time.Hour, "1h"},
+		{24 * time.Hour, "24h"},
+		{90 * time.Minute, "1h30m"},
+		{10 * time.Minute, "10m"},
+		{90 * time.Second, "1m30s"},
+		{time.Hour + time.Second, "1h0m1s"},
+		{45 * time.Second, "45s"},
+		{1500 * time.Millisecond, "1.5s"},
+	}
+	for _, c := range cases {
+		got := Format(c.in)
+		if got != c.want {
+			t.Errorf("Format(%s) = %q, want %q", c.in, got, c.want)
+		}
+		if back, err := Parse(got); err != nil || back != c.in {
+			t.Errorf("Parse(Format(%s)) = %s, %v; want it back", c.in, back, err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -76,7 +77,7 @@ func sandboxLifecycleToModel(m *sandboxModel, lc platform.Lifecycle) {
 		if d <= 0 {
 			return types.StringNull()
 		}
-		return types.StringValue(d.String())
+		return types.StringValue(duration.Format(d))
 	}
 	m.Timeout = str(lc.Timeout)
 	m.OnTimeout = stringOrNull(string(lc.OnTimeout))

@@ -186,7 +186,7 @@ func TestSandboxLifecycleRoundTrip(t *testing.T) {
 	}
 	var imported sandboxModel
 	sandboxLifecycleToModel(&imported, want)
-	if imported.Timeout.ValueString() != "24h0m0s" || imported.OnTimeout.ValueString() != "stop" ||
+	if imported.Timeout.ValueString() != "24h" || imported.OnTimeout.ValueString() != "stop" ||
 		!imported.AutoArchiveAfter.IsNull() || sandboxLifecycleFromModel(imported) != want {
 		t.Fatalf("sandboxLifecycleToModel gave %+v", imported)
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 )
 
 // The generated retention table sits between these two lines in a document
@@ -87,14 +89,7 @@ func docDuration(d time.Duration) string {
 	if d >= day && d%day == 0 {
 		return fmt.Sprintf("%dd", d/day)
 	}
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+	return duration.Format(d)
 }
 
 func docWindow(r Rule) string {

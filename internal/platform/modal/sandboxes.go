@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"strconv"
 	"strings"
-	"time"
 
 	modal "github.com/modal-labs/modal-client/go"
 
@@ -169,42 +167,19 @@ func (s *sandboxes) nameTaken(ctx context.Context, name string, marks platform.M
 		return nil, notFoundOr(err, "sandbox", sb.SandboxID)
 	}
 	if !marks.MadeBy(tags) {
-		detail := "made by another create"
-		if tags[platform.LabelManaged] != "true" {
-			detail = "made outside the provider (no sbx tags)"
-		}
-		return nil, &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: sb.SandboxID, Detail: detail}
+		return nil, notOwnedBox(name, sb.SandboxID, tags)
 	}
 	return s.afterCreate(ctx, sb.SandboxID)
 }
 
-// restore makes a box from a memory snapshot, then tags it: Modal's
-// restore takes no tags (nor volumes, sizes or deadlines; the box is the
-// snapshot's), so a box whose tagging fails is returned with the error.
-func (s *sandboxes) restore(ctx context.Context, spec platform.SandboxSpec, marks platform.Marks, tags map[string]string) (*platform.Sandbox, error) {
-	snap, err := s.p.client.SandboxSnapshots.FromID(ctx, spec.FromSnapshotID, nil)
-	if err != nil {
-		return nil, notFoundOr(err, "snapshot", spec.FromSnapshotID)
+// notOwnedBox is the NotOwnedError of the box id holding name, which
+// another create made (its tags say so), or someone outside the provider.
+func notOwnedBox(name, id string, tags map[string]string) error {
+	detail := "made by another create"
+	if tags[platform.LabelManaged] != "true" {
+		detail = "made outside the provider (no sbx tags)"
 	}
-	// An empty name restores the box unnamed, not under the snapshot's name.
-	name := spec.Name
-	sb, err := s.p.client.Sandboxes.ExperimentalFromSnapshot(ctx, snap, &modal.SandboxExperimentalFromSnapshotParams{Name: &name})
-	if isAlreadyExists(err) && spec.Name != "" {
-		// The name is taken: by this create's box (tagged after an answer
-		// lost earlier), else a NotOwnedError naming the box and how to
-		// import it.
-		return s.nameTaken(ctx, spec.Name, marks)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("restoring memory snapshot %s: %w", spec.FromSnapshotID, notFoundOr(err, "snapshot", spec.FromSnapshotID))
-	}
-	defer release(sb)
-	s.p.recent.add(sb.SandboxID)
-	if err := sb.SetTags(ctx, tags, nil); err != nil {
-		return &platform.Sandbox{ID: sb.SandboxID, Status: platform.StateUnknown},
-			fmt.Errorf("tagging the restored sandbox %s: %w", sb.SandboxID, translate(err))
-	}
-	return s.afterCreate(ctx, sb.SandboxID)
+	return &platform.NotOwnedError{Kind: "sandbox", Name: name, ID: id, Detail: detail}
 }
 
 // Get implements platform.SandboxService. A finished box is gone to the
@@ -268,9 +243,11 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 		MadeWith:        platform.MarksOf(tags),
 	}
 	sb.StartedAt = sb.CreatedAt
-	if secs, err := strconv.ParseInt(tags[tagTimeout], 10, 64); err == nil && secs > 0 && !sb.CreatedAt.IsZero() {
-		sb.ExpiresAt = sb.CreatedAt.Add(time.Duration(secs) * time.Second)
+	sent := sentTimeout(tags)
+	if sent > 0 && !sb.CreatedAt.IsZero() {
+		sb.ExpiresAt = sb.CreatedAt.Add(sent)
 	}
+	sb.Lifecycle.Timeout = configuredTimeout(sent)
 	return sb
 }
 

@@ -75,6 +75,32 @@ func sandboxTags(spec platform.SandboxSpec, marks platform.Marks, created time.T
 	return tags
 }
 
+// sentTimeout is the timeout a box's record says its create sent (the
+// SDK's default when none was configured); zero when there is no record:
+// a restored box keeps its snapshot's, and a box made outside the provider
+// has no record.
+func sentTimeout(tags map[string]string) time.Duration {
+	secs, err := strconv.ParseInt(tags[tagTimeout], 10, 64)
+	if err != nil || secs <= 0 {
+		return 0
+	}
+	return time.Duration(secs) * time.Second
+}
+
+// configuredTimeout is the timeout attribute a sent timeout reads as (an
+// import reads it; other reads leave the configured value in state). Modal
+// reports no timeout through the SDK (SandboxInfo.timeout_secs comes only
+// in a list's answers, which the SDK reduces to ids), so the record is the
+// box's own. The default reads as none: the record does not tell a
+// configured 300 s from none, and a configuration without a timeout, the
+// usual way to ask for the default, then plans nothing after an import.
+func configuredTimeout(sent time.Duration) time.Duration {
+	if sent == defaultSandboxTimeout {
+		return 0
+	}
+	return sent
+}
+
 // unixTag is a tag holding Unix seconds as a time; zero when absent or not one.
 func unixTag(tags map[string]string, key string) time.Time {
 	secs, err := strconv.ParseInt(tags[key], 10, 64)

@@ -84,7 +84,7 @@ func identityConfig(r run, ch identityChange, updated bool) string {
 // than the scenario's many imports take on a loaded machine): an hour.
 func identityTimeout(c platform.Capabilities) string {
 	if c.EnforcesDeadlines && c.InPlace(platform.AttrSandboxTimeout) && !c.Attribute(platform.AttrSandboxTimeout).Unreported {
-		return "  timeout     = \"1h0m0s\""
+		return "  timeout     = \"1h\""
 	}
 	return ""
 }

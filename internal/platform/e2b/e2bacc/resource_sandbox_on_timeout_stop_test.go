@@ -44,7 +44,7 @@ func TestAccSandboxE2BOnTimeoutStop(t *testing.T) {
 				ResourceName:            "sbx_sandbox.b",
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts", "status_since", "timeout"}, // the timeout reads back as Go writes it (10m0s)
+				ImportStateVerifyIgnore: []string{"timeouts", "status_since"},
 			},
 			{
 				Config: e2bOnTimeoutConfig(providerConfig, "10m", "pause"),
