@@ -65,6 +65,7 @@ func scenarios() []scenario {
 		{"lookups", testLookups},
 		{"import", testImport},
 		{"import_held_elsewhere", testImportHeldElsewhere},
+		{"import_foreign", testImportForeign},
 		{"saved_plan", testSavedPlan},
 	}
 }

@@ -1,0 +1,78 @@
+package platformtest
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+)
+
+// testImportForeign is the journey of a team taking over a volume someone
+// made with the platform's own tools: an `import {}` block and a
+// configuration that gives only its name import it without replacing or
+// destroying it (the plan may only take over what the platform cannot
+// report), the next plan is empty, and the volume the state holds is the
+// one that was made, still there. Its id imported as a sandbox is an
+// import error, and the volume survives that too. The destroy deletes it:
+// importing is taking ownership.
+func testImportForeign(t *testing.T, h harness) {
+	r := newRun(h)
+	name := r.volumeName("own")
+	id := h.OutOfBand.Make(t, Foreign{Kind: KindVolume, Name: name})
+	volume := fmt.Sprintf("import {\n  to = sbx_volume.v\n  id = %q\n}\n\nresource \"sbx_volume\" \"v\" {\n  name = %q\n}\n", id, name)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: h.ProviderFactories,
+		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindVolume: &id}),
+		Steps: []resource.TestStep{
+			{
+				Config: r.config(volume),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{keepsObject("sbx_volume.v")},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					idIs("sbx_volume.v", &id),
+					resource.TestCheckResourceAttr("sbx_volume.v", "name", name),
+					existsOnPlatform(t, h, KindVolume, &id),
+				),
+			},
+			{
+				// Another kind's id: the sandbox import fails, naming
+				// the id, and changes nothing.
+				Config:        r.config(volume, "resource \"sbx_sandbox\" \"x\" {\n  template_id = \"none\"\n}\n"),
+				ResourceName:  "sbx_sandbox.x",
+				ImportState:   true,
+				ImportStateId: id,
+				ExpectError:   regexp.MustCompile(`(?s)(Cannot import non-existent remote object|` + regexp.QuoteMeta(id) + `)`),
+			},
+			{
+				Config:           r.config(volume),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.ComposeAggregateTestCheckFunc(idIs("sbx_volume.v", &id), existsOnPlatform(t, h, KindVolume, &id)),
+			},
+		},
+	})
+}
+
+// keepsObject is a plan check: the plan neither creates, replaces nor
+// destroys addr (an import, an in-place update or nothing at all).
+func keepsObject(addr string) plancheck.PlanCheck { return keepsObjectCheck{addr} }
+
+type keepsObjectCheck struct{ addr string }
+
+func (c keepsObjectCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.addr {
+			continue
+		}
+		if rc.Change.Actions.Create() || rc.Change.Actions.Delete() || rc.Change.Actions.Replace() ||
+			rc.Change.Actions.CreateBeforeDestroy() || rc.Change.Actions.DestroyBeforeCreate() {
+			resp.Error = fmt.Errorf("%s: the plan would %v it; an imported object must be kept", c.addr, rc.Change.Actions)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s is not in the plan", c.addr)
+}
