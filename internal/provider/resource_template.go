@@ -183,9 +183,10 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"dockerfile": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("The Dockerfile's **content** (not its path), e.g. "+
 					"`file(\"${path.module}/Dockerfile\")`. Exactly one of `dockerfile` and `image` must be set. A change "+
-					"rebuilds the template. After an import the provider knows it only through the `context_hash` the "+
-					"platform recorded, where it records one: a configuration of the same hash is kept without a "+
-					"rebuild, anything else is rebuilt by the first apply after the import.", defs, platform.AttrTemplateDockerfile),
+					"rebuilds the template. After an import, where the platform recorded the build's `context_hash`, a "+
+					"configuration of the same hash is kept without a rebuild and anything else is rebuilt by the first "+
+					"apply; where it keeps no record of the build (not reported back), the first plan takes the "+
+					"configuration's Dockerfile into the state, with a warning, and builds nothing.", defs, platform.AttrTemplateDockerfile),
 				Optional: true,
 			},
 			"image": schema.StringAttribute{

@@ -9,7 +9,7 @@ import (
 )
 
 // An imported template's build inputs (dockerfile with its context, image,
-// from_template) are read back where the platform reports them; where its
+// from_template, the start and ready commands) are read back where the platform reports them; where its
 // rows are Unreported, and for a name the platform does not report (a
 // platform whose images have no name), the import leaves them null and the
 // next plan takes them from the configuration (resource_unreported.go):
@@ -29,6 +29,8 @@ func templateUnreportedAttributes(plan, prior templateModel) []plannedAttribute 
 		{key: platform.AttrTemplateDockerfile, path: pathTemplateContextHash, plan: plan.ContextHash, prior: prior.ContextHash},
 		{key: platform.AttrTemplateImage, path: pathTemplateImage, plan: plan.Image, prior: prior.Image},
 		{key: platform.AttrTemplateFromTemplate, path: pathTemplateFromTemplate, plan: plan.FromTemplate, prior: prior.FromTemplate},
+		{key: platform.AttrTemplateStartCmd, path: pathTemplateStartCmd, plan: plan.StartCmd, prior: prior.StartCmd},
+		{key: platform.AttrTemplateReadyCmd, path: pathTemplateReadyCmd, plan: plan.ReadyCmd, prior: prior.ReadyCmd},
 		{key: templateNameKey, path: path.Root("name"), plan: plan.Name, prior: prior.Name},
 	}
 }
@@ -57,6 +59,12 @@ func templateTakeUnreported(state *templateModel, plan templateModel, taken []st
 	}
 	if slices.Contains(taken, platform.AttrTemplateFromTemplate) {
 		state.FromTemplate = plan.FromTemplate
+	}
+	if slices.Contains(taken, platform.AttrTemplateStartCmd) {
+		state.StartCmd = plan.StartCmd
+	}
+	if slices.Contains(taken, platform.AttrTemplateReadyCmd) {
+		state.ReadyCmd = plan.ReadyCmd
 	}
 	if slices.Contains(taken, templateNameKey) {
 		state.Name = plan.Name

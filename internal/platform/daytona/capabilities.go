@@ -72,7 +72,11 @@ func attributes() platform.Attributes {
 	}
 	return platform.Attributes{
 		// POST /snapshots: snapshots are immutable (no update endpoint).
-		platform.AttrTemplateDockerfile:   {Support: platform.Replace, Doc: docDockerfile},
+		// Unreported: Daytona keeps the Dockerfile it built with the
+		// provider's ENTRYPOINT line in it, and not the context directory
+		// nor the provider's hash of it, so an import cannot read back what
+		// a configuration says; it takes them from the configuration.
+		platform.AttrTemplateDockerfile:   {Support: platform.Replace, Unreported: true, Doc: docDockerfile},
 		platform.AttrTemplateImage:        {Support: platform.Replace, Doc: docImage},
 		platform.AttrTemplateStartCmd:     {Support: platform.Replace, Doc: docStartCmd},
 		platform.AttrTemplateReadyCmd:     {Why: whyReadyCmd},

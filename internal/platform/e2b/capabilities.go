@@ -48,8 +48,7 @@ const (
 	// docFromTemplate: TemplateBuildStartV2's fromTemplate; GET /templates/{id} reports no base.
 	docFromTemplate = "the build starts from the template (E2B's `fromTemplate`), whose newest build E2B takes when the " +
 		"build starts, and runs the Dockerfile's steps on it as the base template's user in its working directory; " +
-		"a rebuild of the base rebuilds nothing built on it (a change of `from_template`, or of any other input, does); " +
-		"after an import it is unset, and the first apply rebuilds (as after any import of a built template)"
+		"a rebuild of the base rebuilds nothing built on it (a change of `from_template`, or of any other input, does)"
 	docTemplateSize = "a sandbox takes its size from its template, so this sizes every sandbox of the template"
 	// docTemplatePublic: PATCH /templates/{templateID} after the build.
 	docTemplatePublic = "`true` lets every E2B team start sandboxes from the template; a change is a rebuild in place (E2B reuses the cached layers), which then sets it"
@@ -76,13 +75,15 @@ const (
 // attributesFor is E2B's attribute table for an account tier.
 func attributesFor(tier string) platform.Attributes {
 	return platform.Attributes{
-		// A template build is a new build of the same template id.
-		platform.AttrTemplateDockerfile: {Support: platform.InPlace, Doc: docDockerfile},
+		// A template build is a new build of the same template id. E2B
+		// keeps neither the Dockerfile nor the commands of a build
+		// (Unreported): an import takes them from the configuration.
+		platform.AttrTemplateDockerfile: {Support: platform.InPlace, Unreported: true, Doc: docDockerfile},
 		platform.AttrTemplateImage:      {Support: platform.Replace}, // a build with fromImage and no steps; another image is another template
 		// A new build of the same template on another base (fromTemplate).
 		platform.AttrTemplateFromTemplate: {Support: platform.InPlace, Unreported: true, Doc: docFromTemplate},
-		platform.AttrTemplateStartCmd:     {Support: platform.InPlace},
-		platform.AttrTemplateReadyCmd:     {Support: platform.InPlace},
+		platform.AttrTemplateStartCmd:     {Support: platform.InPlace, Unreported: true},
+		platform.AttrTemplateReadyCmd:     {Support: platform.InPlace, Unreported: true},
 		platform.AttrTemplateCPUCount:     {Support: platform.InPlace, Doc: docTemplateSize},
 		platform.AttrTemplateMemoryMB:     {Support: platform.InPlace, Min: 128, Doc: docTemplateSize}, // MemoryMB minimum in the API spec
 		platform.AttrTemplateDiskMB:       {Why: whyTemplateDisk},

@@ -6,8 +6,12 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
 // testImportForeign is the journey of a team taking over a volume someone
@@ -75,4 +79,57 @@ func (c keepsObjectCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanRe
 		return
 	}
 	resp.Error = fmt.Errorf("%s is not in the plan", c.addr)
+}
+
+// testImportBuiltTemplate is the journey of a template another
+// configuration built, taken over by this one through an `import {}` block
+// with the same configuration: the plan keeps it (an update of the state
+// alone where the platform cannot report a build input, with a warning),
+// nothing is built again (its build_id stays), and the next plan is empty.
+func testImportBuiltTemplate(t *testing.T, h harness) {
+	r := newRun(h)
+	var id, buildID string
+	forget := "removed {\n  from = sbx_template.t\n  lifecycle {\n    destroy = false\n  }\n}\n"
+	// The id is known once the first step ran: a variable carries it.
+	importBlock := "variable \"template_id\" {\n  type = string\n}\n\nimport {\n  to = sbx_template.t\n  id = var.template_id\n}\n"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: h.ProviderFactories,
+		CheckDestroy:             templateGone(t, h, &id),
+		Steps: []resource.TestStep{
+			{
+				Config: r.config(r.template()),
+				Check: resource.ComposeAggregateTestCheckFunc(captureID("sbx_template.t", &id),
+					resource.TestCheckResourceAttrWith("sbx_template.t", "build_id", func(v string) error { buildID = v; return nil })),
+			},
+			// The configuration that built it lets go of it.
+			{Config: r.config(forget)},
+			{
+				Config:          r.config(importBlock, r.template()),
+				ConfigVariables: config.Variables{"template_id": acctest.LazyString{V: &id}},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{keepsObject("sbx_template.t")},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					idIs("sbx_template.t", &id),
+					resource.TestCheckResourceAttrWith("sbx_template.t", "build_id", func(v string) error {
+						if v != buildID {
+							return fmt.Errorf("build_id %q after the import, %q before: the template was built again", v, buildID)
+						}
+						return nil
+					}),
+				),
+			},
+		},
+	})
+}
+
+// templateGone is a CheckDestroy: the template is gone from the platform,
+// where templates are objects there at all (not on a platform whose
+// templates are records in state).
+func templateGone(t *testing.T, h harness, id *string) resource.TestCheckFunc {
+	if h.TemplatesInStateOnly {
+		return func(*terraform.State) error { return nil }
+	}
+	return goneFromPlatform(t, h, map[string]*string{KindTemplate: id})
 }

@@ -29,6 +29,8 @@ type harness struct {
 	SnapshotsHeldByRunningBoxes bool
 	// NamePrefix: see Instance.
 	NamePrefix string
+	// TemplatesInStateOnly: see Instance.
+	TemplatesInStateOnly bool
 }
 
 func newHarness(in *Instance, factories Factories) harness {
@@ -42,6 +44,7 @@ func newHarness(in *Instance, factories Factories) harness {
 		ImportStateVerifyIgnore:     in.ImportStateVerifyIgnore,
 		SnapshotsHeldByRunningBoxes: in.SnapshotsHeldByRunningBoxes,
 		NamePrefix:                  in.NamePrefix,
+		TemplatesInStateOnly:        in.TemplatesInStateOnly,
 	}
 }
 
@@ -66,6 +69,7 @@ func scenarios() []scenario {
 		{"import", testImport},
 		{"import_held_elsewhere", testImportHeldElsewhere},
 		{"import_foreign", testImportForeign},
+		{"import_built_template", testImportBuiltTemplate},
 		{"saved_plan", testSavedPlan},
 	}
 }
