@@ -19,17 +19,22 @@ import (
 // configuration that gives only its name import it without replacing or
 // destroying it (the plan may only take over what the platform cannot
 // report), the next plan is empty, and the volume the state holds is the
-// one that was made, still there. Its id imported as a sandbox is an
+// one that was made, still there; another one imported with `terraform
+// import` plans nothing either. Its id imported as a sandbox is an
 // import error, and the volume survives that too. The destroy deletes it:
 // importing is taking ownership.
 func testImportForeign(t *testing.T, h harness) {
 	r := newRun(h)
-	name := r.volumeName("own")
+	name, cliName := r.volumeName("own"), r.volumeName("cli")
 	id := h.OutOfBand.Make(t, Foreign{Kind: KindVolume, Name: name})
+	cliID := h.OutOfBand.Make(t, Foreign{Kind: KindVolume, Name: cliName})
 	volume := fmt.Sprintf("import {\n  to = sbx_volume.v\n  id = %q\n}\n\nresource \"sbx_volume\" \"v\" {\n  name = %q\n}\n", id, name)
+	cliVolume := fmt.Sprintf("resource \"sbx_volume\" \"cli\" {\n  name = %q\n}\n", cliName)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: h.ProviderFactories,
-		CheckDestroy:             goneFromPlatform(t, h, map[string]*string{KindVolume: &id}),
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			goneFromPlatform(t, h, map[string]*string{KindVolume: &id}),
+			goneFromPlatform(t, h, map[string]*string{KindVolume: &cliID})),
 		Steps: []resource.TestStep{
 			{
 				Config: r.config(volume),
@@ -56,6 +61,21 @@ func testImportForeign(t *testing.T, h harness) {
 				Config:           r.config(volume),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            resource.ComposeAggregateTestCheckFunc(idIs("sbx_volume.v", &id), existsOnPlatform(t, h, KindVolume, &id)),
+			},
+			{
+				// The other one by the CLI (terraform import), kept in
+				// the state: the configuration giving only its name then
+				// plans nothing.
+				Config:             r.config(volume, cliVolume),
+				ResourceName:       "sbx_volume.cli",
+				ImportState:        true,
+				ImportStateId:      cliID,
+				ImportStatePersist: true,
+			},
+			{
+				Config:           r.config(volume, cliVolume),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.ComposeAggregateTestCheckFunc(idIs("sbx_volume.cli", &cliID), existsOnPlatform(t, h, KindVolume, &cliID)),
 			},
 		},
 	})
