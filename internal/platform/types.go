@@ -104,6 +104,11 @@ type Template struct {
 	ForeignBuild bool
 }
 
+// TemplateReady is the Status of a template whose build boxes start from.
+// Any other status but TemplateInactive (and a template that is a record
+// in state only) is a build that has not finished or failed.
+const TemplateReady = "ready"
+
 // TemplateInactive is the Status of a template the platform deactivated
 // (Daytona: unused for 14 days); no box starts from it until it is
 // activated again (Extensions.TemplateActivation).

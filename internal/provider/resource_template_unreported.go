@@ -46,6 +46,19 @@ func templateUnreportedAfterImport(table platform.Attributes, state templateMode
 	return keys
 }
 
+// templateTakeOnlyBuilt drops the Dockerfile from what an import takes
+// from the configuration when the imported template has no finished build
+// (a build still running, failed, or never started: an apply killed while
+// it built): taking it would keep a template no box can start from, so the
+// plan builds it from the configuration instead.
+func templateTakeOnlyBuilt(taken []string, state templateModel) []string {
+	switch state.Status.ValueString() {
+	case platform.TemplateReady, platform.TemplateInactive:
+		return taken
+	}
+	return slices.DeleteFunc(slices.Clone(taken), func(key string) bool { return key == platform.AttrTemplateDockerfile })
+}
+
 // templateTakeUnreported records the taken attributes in state as planned,
 // so nothing judging the plan against state (the attribute table, the
 // rebuild check, the retention plan) counts them as a change. A taken

@@ -57,20 +57,27 @@ func TestTemplateTakeUnreported(t *testing.T) {
 	plan.Dockerfile = types.StringValue("FROM alpine\n")
 	plan.ContextHash = types.StringValue("sha256:1")
 	plan.ContextDir = types.StringValue("ctx")
+	recorded := []string{platform.AttrTemplateDockerfile, templateNameKey}
 	tests := []struct {
 		name        string
+		status      string
 		recorded    []string
 		wantTaken   []string
 		wantRebuild bool
 	}{
-		{"recorded", []string{platform.AttrTemplateDockerfile, templateNameKey},
-			[]string{platform.AttrTemplateDockerfile, templateNameKey}, false},
-		{"not recorded", nil, nil, true},
+		{"recorded", platform.TemplateReady, recorded, recorded, false},
+		{"recorded, inactive", platform.TemplateInactive, recorded, recorded, false},
+		{"not recorded", platform.TemplateReady, nil, nil, true},
+		// An apply killed while it built left a template no box starts
+		// from: its Dockerfile is not taken, so the plan builds it.
+		{"recorded, build unfinished", "building", recorded, []string{templateNameKey}, true},
+		{"recorded, build failed", "error", recorded, []string{templateNameKey}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			state := templateImported()
-			taken := unreportedTaken(tc.recorded, templateUnreportedAttributes(plan, state))
+			state.Status = types.StringValue(tc.status)
+			taken := templateTakeOnlyBuilt(unreportedTaken(tc.recorded, templateUnreportedAttributes(plan, state)), state)
 			if !reflect.DeepEqual(taken, tc.wantTaken) {
 				t.Fatalf("taken = %v, want %v", taken, tc.wantTaken)
 			}
