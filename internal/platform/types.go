@@ -283,6 +283,14 @@ type Sandbox struct {
 	// MemorySnapshots: the box can take memory snapshots (made with
 	// them enabled, where the platform needs that chosen at create).
 	MemorySnapshots bool
+	// Unreported lists the attributes (table keys, AttrSandboxName,
+	// AttrSandboxTemplateID) the platform reports for the boxes the
+	// provider made but not for this one: a box made outside the provider
+	// lacks the records the provider keeps where the platform reports
+	// nothing itself. Their fields above are zero, which means "not known",
+	// not "none": an import takes them from the configuration, as for a
+	// row marked Unreported.
+	Unreported []string
 }
 
 // SandboxFilter selects sandboxes; zero fields match everything the provider manages.
