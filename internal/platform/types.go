@@ -334,6 +334,14 @@ type Snapshot struct {
 	// ExpiresAt is when the platform deletes the snapshot; zero when it never will.
 	ExpiresAt time.Time
 	Labels    map[string]string
+	// Unrecorded, where set, says what the object under this id is and
+	// why the platform cannot take it for a snapshot the provider took:
+	// the platform cannot tell such a snapshot from other objects of its
+	// kind (Modal: an Image, which a template also is) and holds no record
+	// of the provider taking this one. An import refuses it, and a destroy
+	// of a snapshot the resource did not create itself forgets it, never
+	// deleting it.
+	Unrecorded string
 }
 
 // SnapshotFilter selects snapshots; zero fields match everything.
