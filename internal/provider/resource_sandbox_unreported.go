@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"slices"
+
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -41,13 +43,5 @@ func sandboxUnreportedAttributes(plan sandboxModel, prior *sandboxModel) []plann
 // table key key for sb: its row does not say it never does, and the read
 // did not say it could not for this box.
 func sandboxReports(row platform.Attribute, sb *platform.Sandbox, key string) bool {
-	if row.Unreported {
-		return false
-	}
-	for _, k := range sb.Unreported {
-		if k == key {
-			return false
-		}
-	}
-	return true
+	return !row.Unreported && !slices.Contains(sb.Unreported, key)
 }
