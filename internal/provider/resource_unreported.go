@@ -127,10 +127,11 @@ func planUnreportedFromConfig(attrs []plannedAttribute, taken []string, platform
 	}
 	list := strings.Join(names, ", ")
 	diags.AddAttributeWarning(attrPathOf(attrs, taken[0]), fmt.Sprintf("%s %s taken from the configuration", title, list),
-		fmt.Sprintf("%s does not report a %s's %s, so the %s of imported %s %s cannot be read back. "+
+		fmt.Sprintf("%s does not report the %s of imported %s %s (for any %s, or for one made outside the provider), "+
+			"so it cannot be read back. "+
 			"The configured value is recorded as the %s's, in place: the %s is kept, not replaced, and keeps what it "+
 			"was created with. Once recorded, a change replaces or updates it as usual.",
-			platformName, kind, list, list, kind, id, kind, kind))
+			platformName, list, kind, id, kind, kind, kind))
 }
 
 // attrPathOf is the path of the attribute with key in attrs.

@@ -37,6 +37,7 @@ resource "sbx_sandbox" "s" {
 	for _, want := range []string{
 		"sbx_sandbox.s will be updated in-place",
 		"Warning: Sandbox memory_snapshots, name, template_id taken from the configuration",
+		"modal does not report the memory_snapshots, name, template_id of imported sandbox " + id,
 		"Plan: 0 to add, 1 to change, 0 to destroy.",
 	} {
 		if !strings.Contains(plan, want) {
