@@ -174,6 +174,15 @@ const (
 	AttrSnapshotLabels        = "snapshot.labels"
 )
 
+// Keys a read may name in Sandbox.Unreported that are no rows of a table:
+// every platform takes a sandbox's name and template, and only whether a
+// read reports them back varies, box by box (a box made outside the
+// provider lacks the records the provider keeps on its own).
+const (
+	AttrSandboxName       = "sandbox.name"
+	AttrSandboxTemplateID = "sandbox.template_id"
+)
+
 // AllAttributes lists every key a table may hold, in documentation order.
 func AllAttributes() []string {
 	return []string{

@@ -288,6 +288,14 @@ type Sandbox struct {
 	// MemorySnapshots: the box can take memory snapshots (made with
 	// them enabled, where the platform needs that chosen at create).
 	MemorySnapshots bool
+	// Unreported lists the attributes (table keys, AttrSandboxName,
+	// AttrSandboxTemplateID) the platform reports for the boxes the
+	// provider made but not for this one: a box made outside the provider
+	// lacks the records the provider keeps where the platform reports
+	// nothing itself. Their fields above are zero, which means "not known",
+	// not "none": an import takes them from the configuration, as for a
+	// row marked Unreported.
+	Unreported []string
 }
 
 // SandboxFilter selects sandboxes; zero fields match everything the provider manages.
@@ -331,6 +339,14 @@ type Snapshot struct {
 	// ExpiresAt is when the platform deletes the snapshot; zero when it never will.
 	ExpiresAt time.Time
 	Labels    map[string]string
+	// Unrecorded, where set, says what the object under this id is and
+	// why the platform cannot take it for a snapshot the provider took:
+	// the platform cannot tell such a snapshot from other objects of its
+	// kind (Modal: an Image, which a template also is) and holds no record
+	// of the provider taking this one. An import refuses it, and a destroy
+	// of a snapshot the resource did not create itself forgets it, never
+	// deleting it.
+	Unrecorded string
 }
 
 // SnapshotFilter selects snapshots; zero fields match everything.

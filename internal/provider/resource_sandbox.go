@@ -130,7 +130,10 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				Optional: true,
 				Computed: true,
 				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.RequiresReplace(),
+					// A name an import could not read is taken from the
+					// configuration (resource_sandbox_unreported.go).
+					stringRequiresReplaceUnlessTaken(platform.AttrSandboxName,
+						"Changing the name replaces the sandbox, except when an import could not read it."),
 					stringplanmodifier.UseStateForUnknown(),
 				},
 				Validators: []validator.String{
@@ -141,9 +144,10 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 			"template_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the template (`sbx_template.x.id`) to start the sandbox from. " +
 					"Exactly one of `template_id` and `from_snapshot_id` is required. Changing it replaces the sandbox.",
-				Optional:      true,
-				Validators:    []validator.String{objectIDValidator("template")},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Optional:   true,
+				Validators: []validator.String{objectIDValidator("template")},
+				PlanModifiers: []planmodifier.String{stringRequiresReplaceUnlessTaken(platform.AttrSandboxTemplateID,
+					"Changing the template replaces the sandbox, except when an import could not read it.")},
 			},
 			"from_snapshot_id": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("Id of a snapshot (`sbx_snapshot.x.id`) to restore into a new sandbox. "+
@@ -370,7 +374,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		// What the platform does not report is taken from the
 		// configuration at the next plan (resource_unreported.go).
 		writeUnreported(ctx, resp.Private,
-			unreportedAfterImport(caps.Attributes, sandboxAttributes(state, nil)), &resp.Diagnostics)
+			unreportedAfterImport(caps.Attributes, sandboxUnreportedAttributes(state, nil), sb.Unreported), &resp.Diagnostics)
 		endImport(ctx, resp)
 	}
 }
@@ -403,7 +407,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	wo := sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics)
 	// As planned: env_wo's variables the box holds already are not sent.
 	sandboxEnvWOHeld(ctx, &state, plan, wo, &resp.Diagnostics)
-	taken := unreportedTaken(recorded, sandboxAttributes(plan, &state))
+	taken := unreportedTaken(recorded, sandboxUnreportedAttributes(plan, &state))
 	resuming := !plan.State.Equal(state.State) && plan.State.ValueString() == string(platform.StateRunning)
 	change, changed := sandboxUpdateFrom(ctx, plan, state, taken, &resp.Diagnostics)
 	if sandboxUpdateEnvWO(ctx, &change, plan, state, taken, wo, &resp.Diagnostics) {

@@ -186,7 +186,7 @@ func TestSandboxMemorySnapshotsUnreportedImport(t *testing.T) {
 	table := sandboxTestAttributes(platform.Attributes{platform.AttrSandboxMemorySnapshots: memorySnapshotsUnreported})
 	state, plan := sandboxTestModel(), sandboxTestModel()
 	state.MemorySnapshots, plan.MemorySnapshots = types.BoolNull(), types.BoolValue(true)
-	recorded := unreportedAfterImport(table, sandboxAttributes(state, nil))
+	recorded := unreportedAfterImport(table, sandboxAttributes(state, nil), nil)
 	attrs := sandboxAttributes(plan, &state)
 	taken := unreportedTaken(recorded, attrs)
 	if len(taken) != 1 || taken[0] != platform.AttrSandboxMemorySnapshots {

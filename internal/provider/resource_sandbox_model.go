@@ -205,11 +205,11 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 
 // sandboxMemorySnapshotsRead is memory_snapshots as a read finds it: what
 // the platform reports, or, where its row says the platform does not report
-// it (Unreported), what the state recorded: null after an import, which the
-// next plan takes from the configuration (resource_unreported.go) instead
-// of replacing the box.
+// it (Unreported) or the read says it could not for this box, what the
+// state recorded: null after an import, which the next plan takes from the
+// configuration (resource_unreported.go) instead of replacing the box.
 func sandboxMemorySnapshotsRead(row platform.Attribute, recorded types.Bool, sb *platform.Sandbox) types.Bool {
-	if row.Unreported {
+	if !sandboxReports(row, sb, platform.AttrSandboxMemorySnapshots) {
 		return recorded
 	}
 	return types.BoolValue(sb.MemorySnapshots)

@@ -78,9 +78,13 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	planned := plan
 	sandboxEnvWOHeld(ctx, &state, plan, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics)
+	// name and template_id join the table's attributes only for what an
+	// import took from the configuration; attrs shares their changed priors.
 	attrs := sandboxAttributes(plan, &state)
-	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), attrs)
-	planUnreportedFromConfig(attrs, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
+	withNaming := append(attrs, sandboxNamingAttributes(plan, &state)...)
+	attrs = withNaming[:len(attrs)]
+	taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), withNaming)
+	planUnreportedFromConfig(withNaming, taken, name, "sandbox", "Sandbox", state.ID.ValueString(), &resp.Diagnostics)
 	sandboxTakeUnreported(&state, plan, taken)
 	decision := planAttributes(caps.Attributes, name, attrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -163,12 +167,18 @@ func sandboxAttributes(plan sandboxModel, prior *sandboxModel) []plannedAttribut
 }
 
 // sandboxTakeUnreported makes the taken attributes that replace the box by
-// the schema (volume_mount) no change of state, so nothing judging the
-// plan against state counts them as a replacement; the schema's plan
-// modifier spared them already (resource_unreported_replace.go).
+// the schema (volume_mount, name, template_id) no change of state, so
+// nothing judging the plan against state counts them as a replacement; the
+// schema's plan modifiers spared them already (resource_unreported_replace.go).
 func sandboxTakeUnreported(state *sandboxModel, plan sandboxModel, taken []string) {
 	if slices.Contains(taken, platform.AttrSandboxVolumeMount) {
 		state.VolumeMounts = plan.VolumeMounts
+	}
+	if slices.Contains(taken, platform.AttrSandboxName) {
+		state.Name = plan.Name
+	}
+	if slices.Contains(taken, platform.AttrSandboxTemplateID) {
+		state.TemplateID = plan.TemplateID
 	}
 }
 

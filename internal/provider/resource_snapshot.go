@@ -261,6 +261,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 		plan.applySnapshot(r.platform.Capabilities(), snap)
 		snapshotSetRetention(&plan, snap, r.platform.Name(), r.retention.orDefault())
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		recordSnapshotCreated(ctx, resp.Private, &resp.Diagnostics)
 	}
 	if err != nil {
 		addPlatformError(&resp.Diagnostics, "create", "snapshot", "", fmt.Errorf("snapshot of %s: %w", snapshotSourceID(spec), err))
@@ -324,6 +325,10 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	// Only a snapshot the provider took is deleted (resource_snapshot_unrecorded.go).
+	if forgetUnrecorded(ctx, r.platform, req.Private, state.ID.ValueString(), sleepContext, &resp.Diagnostics) {
+		return
+	}
 	err := r.platform.Snapshots().Delete(ctx, state.ID.ValueString())
 	if err != nil && !platform.IsNotFound(err) {
 		addPlatformError(&resp.Diagnostics, "delete", "snapshot", state.ID.ValueString(), err)
@@ -332,11 +337,11 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 
 // ImportState checks that the id is a snapshot first, so the id of anything
 // else (a template's image, a sandbox) is an error saying what it is, not a
-// "non-existent remote object".
+// "non-existent remote object"; so is an image the platform cannot tell
+// from a snapshot and has no record of the provider taking as one.
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importExisting(ctx, r.platform, "snapshot", "", func(ctx context.Context, id string) (platform.Marks, error) {
-		_, err := r.platform.Snapshots().Get(ctx, id)
-		return platform.Marks{}, err
+		return snapshotToImport(ctx, r.platform.Snapshots(), id, sleepContext)
 	}, req, resp)
 }
 

@@ -39,7 +39,7 @@ func templateUnreportedAttributes(plan, prior templateModel) []plannedAttribute 
 // want of a report: the Unreported rows left null, and the name when the
 // platform gave none.
 func templateUnreportedAfterImport(table platform.Attributes, state templateModel) []string {
-	keys := unreportedAfterImport(table, templateUnreportedAttributes(state, state))
+	keys := unreportedAfterImport(table, templateUnreportedAttributes(state, state), nil)
 	if state.Name.IsNull() {
 		keys = append(keys, templateNameKey)
 	}

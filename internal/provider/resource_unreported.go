@@ -29,8 +29,8 @@ import (
 // starts with no private state), plans changes as usual.
 
 // privateKeyUnreported lists, as JSON, the attribute table keys an import
-// left null because the platform does not report them: null means "not
-// known", not "none".
+// left null because the platform does not report them (for any object of
+// the kind, or for this one): null means "not known", not "none".
 const privateKeyUnreported = "unreported"
 
 // privateKeyEnvUnreported is the record of earlier provider versions, which
@@ -47,12 +47,15 @@ type privateStateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// unreportedAfterImport returns the keys of attrs whose row is Unreported
-// and whose value the import left null.
-func unreportedAfterImport(table platform.Attributes, attrs []plannedAttribute) []string {
+// unreportedAfterImport returns the keys of attrs whose value the import
+// left null and that the platform does not report: for any object (the
+// row is Unreported) or for this one (unreported, what the read said it
+// could not report for this object: one made outside the provider).
+func unreportedAfterImport(table platform.Attributes, attrs []plannedAttribute, unreported []string) []string {
 	var out []string
 	for _, a := range attrs {
-		if table.Get(a.key).Unreported && (a.plan == nil || a.plan.IsNull()) && !slices.Contains(out, a.key) {
+		notReported := table.Get(a.key).Unreported || slices.Contains(unreported, a.key)
+		if notReported && (a.plan == nil || a.plan.IsNull()) && !slices.Contains(out, a.key) {
 			out = append(out, a.key)
 		}
 	}
@@ -124,10 +127,11 @@ func planUnreportedFromConfig(attrs []plannedAttribute, taken []string, platform
 	}
 	list := strings.Join(names, ", ")
 	diags.AddAttributeWarning(attrPathOf(attrs, taken[0]), fmt.Sprintf("%s %s taken from the configuration", title, list),
-		fmt.Sprintf("%s does not report a %s's %s, so the %s of imported %s %s cannot be read back. "+
+		fmt.Sprintf("%s does not report the %s of imported %s %s (for any %s, or for one made outside the provider), "+
+			"so it cannot be read back. "+
 			"The configured value is recorded as the %s's, in place: the %s is kept, not replaced, and keeps what it "+
 			"was created with. Once recorded, a change replaces or updates it as usual.",
-			platformName, kind, list, list, kind, id, kind, kind))
+			platformName, list, kind, id, kind, kind, kind))
 }
 
 // attrPathOf is the path of the attribute with key in attrs.

@@ -42,21 +42,32 @@ func TestUnreportedAfterImport(t *testing.T) {
 	tests := []struct {
 		name  string
 		attrs []plannedAttribute
-		want  []string
+		// object is what the read said it could not report for this object.
+		object []string
+		want   []string
 	}{
 		{"null unreported attributes are recorded", []plannedAttribute{
 			{key: platform.AttrSandboxEnv, plan: types.MapNull(types.StringType)},
 			{key: platform.AttrSandboxTimeout, plan: types.StringNull()},
 			{key: platform.AttrSandboxLabels, plan: types.MapNull(types.StringType)},
-		}, []string{platform.AttrSandboxEnv, platform.AttrSandboxTimeout}},
+		}, nil, []string{platform.AttrSandboxEnv, platform.AttrSandboxTimeout}},
 		{"a value the platform gave is not", []plannedAttribute{
 			{key: platform.AttrSandboxEnv, plan: env},
 			{key: platform.AttrSandboxTimeout, plan: types.StringValue("1h")},
-		}, nil},
+		}, nil, nil},
+		{"what the read could not report for this object is recorded, table row or not", []plannedAttribute{
+			{key: platform.AttrSandboxLabels, plan: types.MapNull(types.StringType)},
+			{key: platform.AttrSandboxTemplateID, plan: types.StringNull()},
+			{key: platform.AttrSandboxName, plan: types.StringNull()},
+		}, []string{platform.AttrSandboxTemplateID, platform.AttrSandboxName},
+			[]string{platform.AttrSandboxTemplateID, platform.AttrSandboxName}},
+		{"a null the read did report is not", []plannedAttribute{
+			{key: platform.AttrSandboxTemplateID, plan: types.StringNull()},
+		}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := unreportedAfterImport(unreportedTable, tc.attrs); !reflect.DeepEqual(got, tc.want) {
+			if got := unreportedAfterImport(unreportedTable, tc.attrs, tc.object); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})

@@ -241,6 +241,7 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 		VolumeMounts:    mountsOf(tags),
 		CreatedAt:       unixTag(tags, tagCreated),
 		MadeWith:        platform.MarksOf(tags),
+		Unreported:      unreportedOf(tags),
 	}
 	sb.StartedAt = sb.CreatedAt
 	sent := sentTimeout(tags)

@@ -87,7 +87,8 @@ func (s *snapshots) record(ctx context.Context, sandboxID string, rec snapshotRe
 // Get implements platform.SandboxService: a filesystem snapshot is its
 // image, if Modal holds it; a memory snapshot is known only by its record
 // (the SDK cannot look one up), or by its id alone when unrecorded. A
-// recorded snapshot past its expiry is gone.
+// recorded snapshot past its expiry is gone. An image without a record
+// reads with Unrecorded saying what it is (snapshot_provenance.go).
 func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, error) {
 	kind := platform.SnapshotMemory
 	if !isImageID(id) && !isMemorySnapshotID(id) {
@@ -100,12 +101,17 @@ func (s *snapshots) Get(ctx context.Context, id string) (*platform.Snapshot, err
 			return nil, notFoundOr(err, "snapshot", id)
 		}
 	}
-	found, err := s.find(ctx, id)
+	boxes, err := (&sandboxes{p: s.p}).List(ctx, platform.SandboxFilter{})
 	if err != nil {
 		return nil, err
 	}
+	found := recordIn(boxes, id)
 	if found == nil {
-		return &platform.Snapshot{ID: id, Kind: kind, Labels: map[string]string{}}, nil
+		snap := &platform.Snapshot{ID: id, Kind: kind, Labels: map[string]string{}}
+		if kind == platform.SnapshotFilesystem {
+			snap.Unrecorded = unrecordedImage(id, boxes)
+		}
+		return snap, nil
 	}
 	if !found.ExpiresAt.IsZero() && !s.p.now().Before(found.ExpiresAt) {
 		return nil, &platform.NotFoundError{Kind: "snapshot", ID: id, Reason: "expired " + found.ExpiresAt.Format(time.RFC3339)}
@@ -120,15 +126,20 @@ func (s *snapshots) find(ctx context.Context, id string) (*platform.Snapshot, er
 	if err != nil {
 		return nil, err
 	}
+	return recordIn(boxes, id), nil
+}
+
+// recordIn is the record of snapshot id in the tags of boxes, nil when none holds it.
+func recordIn(boxes []platform.Sandbox, id string) *platform.Snapshot {
 	for _, sb := range boxes {
 		for _, r := range records(sb.Labels) {
 			if r.ID == id {
 				out := r.snapshot(sb.ID, sb.Labels)
-				return &out, nil
+				return &out
 			}
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // List implements platform.SnapshotService: the records of one box
@@ -191,7 +202,9 @@ func (s *snapshots) unexpired(sandboxID string, tags map[string]string) []platfo
 }
 
 // Delete implements platform.SnapshotService: a filesystem snapshot's
-// image is deleted (one already gone is fine) and its record dropped. A
+// image is deleted (one already gone is fine) and its record dropped. The
+// provider asks only for a snapshot it took: one its resource created, or
+// one whose read found a record (never an Unrecorded image). A
 // memory snapshot cannot be deleted (Modal has no call for it; it expires
 // after 7 days): the capabilities list the kind as undeletable, so the
 // provider never asks.

@@ -404,14 +404,23 @@ func (img *image) registryPull() bool {
 	return true
 }
 
-// Make makes a volume as another client would (a Modal volume's id in
-// state is its name); Modal volumes carry no labels. Sandboxes and
-// snapshots made by hand are not modelled here yet.
+// Make makes a volume (a Modal volume's id in state is its name) or a
+// sandbox of the kit's app from the image f.SourceID as another client
+// would; Modal volumes carry no labels, and a sandbox made by hand has no
+// tags. Snapshots made by hand are not modelled here yet.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
-	if f.Kind != platformtest.KindVolume {
-		t.Fatalf("modal kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	switch f.Kind {
+	case platformtest.KindVolume:
+		o.ws.CreateVolume(f.Name)
+		return f.Name
+	case platformtest.KindSandbox:
+		id, err := o.ws.CreateSandbox(kitApp, f.Name, f.SourceID)
+		if err != nil {
+			t.Fatalf("modal kit: making a sandbox by hand: %v", err)
+		}
+		return id
 	}
-	o.ws.CreateVolume(f.Name)
-	return f.Name
+	t.Fatalf("modal kit: making a %s by hand is not modelled (volumes and sandboxes are)", f.Kind)
+	return ""
 }

@@ -43,3 +43,31 @@ func (w *Workspace) CreateVolume(name string) string {
 	}
 	return w.newVolume(name, pb.VolumeFsVersion_VOLUME_FS_VERSION_V2).id
 }
+
+// CreateSandbox makes a running V2 sandbox in the app appName, as another
+// client would (Modal's Python SDK, its CLI): from the image imageID,
+// named name ("" for none), with no tags and the SDKs' default timeout
+// (300 s). It goes through the checks of a create and gives the sandbox's
+// id; the app must exist.
+func (w *Workspace) CreateSandbox(appName, name, imageID string) (string, error) {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	a := w.appByName(appName)
+	if a == nil {
+		return "", fmt.Errorf("modalfake: no app %q", appName)
+	}
+	b := pb.Sandbox_builder{ImageId: imageID, TimeoutSecs: 300}
+	if name != "" {
+		b.Name = &name
+	}
+	def := b.Build()
+	sb, err := w.validateDefinition(a.id, def, nil)
+	if err != nil {
+		return "", err
+	}
+	sb.env, sb.v2 = map[string]string{}, true
+	if err := w.start(sb); err != nil {
+		return "", err
+	}
+	return sb.id, nil
+}

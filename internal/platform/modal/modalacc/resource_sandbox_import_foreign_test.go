@@ -1,0 +1,62 @@
+package modalacc_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+)
+
+// A box made outside the provider (Modal's own SDK or CLI) carries none of
+// the tags where the provider records what the SDK does not report: its
+// name and image. Imported into a configuration that sets template_id and
+// name, those are taken from the configuration in place, with a warning,
+// instead of replacing the box; after the apply the next plan is empty,
+// and destroy deletes the box.
+func TestAccModalSandboxImportForeign(t *testing.T) {
+	acctest.RequireTerraform(t)
+	t.Parallel()
+	ws, providerConfig := modalAccWorkspace(t)
+	base := providerConfig + modalTemplateHCL("foreign-tpl")
+	s := acctest.NewOtherStateServing(t, modalFactories(ws)["sbx"])
+	s.Apply(base)
+	tpl := s.Attr("sbx_template.t", "id")
+	id, err := ws.CreateSandbox(modalAccApp, "by-hand", tpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s.WriteFile("main.tf", base+`
+resource "sbx_sandbox" "s" {
+  name        = "by-hand"
+  template_id = sbx_template.t.id
+}
+`)
+	s.MustRun("import", "-input=false", "-no-color", "sbx_sandbox.s", id)
+	plan := strings.Join(strings.Fields(s.MustRun("plan", "-input=false", "-no-color")), " ")
+	for _, want := range []string{
+		"sbx_sandbox.s will be updated in-place",
+		"Warning: Sandbox memory_snapshots, name, template_id taken from the configuration",
+		"modal does not report the memory_snapshots, name, template_id of imported sandbox " + id,
+		"Plan: 0 to add, 1 to change, 0 to destroy.",
+	} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("the plan after the import does not say %q:\n%s", want, plan)
+		}
+	}
+	s.MustRun("apply", "-auto-approve", "-input=false", "-no-color")
+	if out := s.MustRun("plan", "-input=false", "-no-color", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("the plan after the apply is not empty:\n%s", out)
+	}
+	if s.Attr("sbx_sandbox.s", "id") != id {
+		t.Errorf("the box was replaced: id %s, want %s", s.Attr("sbx_sandbox.s", "id"), id)
+	}
+	if err := modalOneLive(ws)(nil); err != nil {
+		t.Error(err)
+	}
+
+	s.MustRun("destroy", "-auto-approve", "-input=false", "-no-color")
+	if err := modalHoldsNothing(ws, []*string{&tpl})(nil); err != nil {
+		t.Error(err)
+	}
+}
