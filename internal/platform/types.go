@@ -95,6 +95,12 @@ type Template struct {
 	LastUsedAt time.Time
 	Labels     map[string]string
 	Public     bool
+	// Managed is true when this provider made the template (it carries
+	// the managed label), where the platform labels templates.
+	Managed bool
+	// MadeWith are the marks of the create that made the template, where
+	// the platform labels templates (zero otherwise).
+	MadeWith Marks
 	// ForeignBuild reports that the build under the template's own id is
 	// not one the provider made for it: on Docker, an image tagged there by
 	// hand (docker build -t, docker tag). Boxes made from the id would start
@@ -114,7 +120,11 @@ const TemplateReady = "ready"
 // activated again (Extensions.TemplateActivation).
 const TemplateInactive = "inactive"
 
-// TemplateFilter selects templates; zero fields match everything.
+// TemplateFilter selects templates; zero fields match everything. It asks
+// for no maker: a platform that labels templates knows an image as one only
+// by the provider's labels (Docker: any other image is just an image), and
+// one that labels none lists every template of the account, each made by
+// anyone.
 type TemplateFilter struct {
 	Name string
 }
@@ -264,6 +274,9 @@ type Sandbox struct {
 	// platform keeps labels or metadata on boxes (zero otherwise): an
 	// import warns when another state may hold it.
 	MadeWith Marks
+	// Managed is true when this provider made the box (it carries the
+	// managed label), where the platform keeps labels on boxes.
+	Managed  bool
 	CPUCount int64
 	MemoryMB int64
 	// DiskMB is the box's disk where the platform reports it (0 otherwise).
@@ -302,6 +315,14 @@ type Sandbox struct {
 type SandboxFilter struct {
 	Labels map[string]string
 	Status SandboxState
+	// AnyMaker asks for every box the other fields match, made by anyone
+	// (the platform's own command line, SDK or console, another tool),
+	// each saying in Managed and MadeWith whether the provider made it:
+	// the list resources ask so, since importing is how a team takes
+	// ownership of what others made. Every other caller (the sbx_sandboxes
+	// data source, the orphans command) leaves it false and gets only the
+	// boxes the provider made.
+	AnyMaker bool
 }
 
 // SnapshotSpec is what the user asked a snapshot to be.
@@ -334,8 +355,14 @@ type Snapshot struct {
 	VolumeID  string
 	// ParentSnapshotID is the snapshot the source sandbox was restored from, if any.
 	ParentSnapshotID string
-	SizeBytes        int64
-	CreatedAt        time.Time
+	// Managed is true when this provider made the snapshot (it carries
+	// the managed label), where the platform labels snapshots.
+	Managed bool
+	// MadeWith are the marks of the create that made the snapshot, where
+	// the platform labels snapshots (zero otherwise).
+	MadeWith  Marks
+	SizeBytes int64
+	CreatedAt time.Time
 	// ExpiresAt is when the platform deletes the snapshot; zero when it never will.
 	ExpiresAt time.Time
 	Labels    map[string]string
@@ -349,7 +376,12 @@ type Snapshot struct {
 	Unrecorded string
 }
 
-// SnapshotFilter selects snapshots; zero fields match everything.
+// SnapshotFilter selects snapshots; zero fields match everything. As with
+// TemplateFilter, it asks for no maker: where snapshots carry labels, an
+// image is known as a snapshot only by the provider's (Docker: a commit made
+// by hand is just an image); elsewhere every snapshot of the account is
+// listed, made by anyone, or the snapshots are records the provider keeps
+// on its boxes (Modal).
 type SnapshotFilter struct {
 	Name      string
 	Labels    map[string]string

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -19,9 +20,9 @@ var (
 	_ list.ListResourceWithConfigure = (*sandboxList)(nil)
 )
 
-// sandboxList is the sbx_sandbox list resource: the boxes the provider
-// manages on the platform (as sbx_sandboxes lists them), by name, labels,
-// status and retention status, newest first.
+// sandboxList is the sbx_sandbox list resource: the boxes on the platform,
+// made by anyone (the sbx_sandboxes data source lists only the provider's),
+// by name, labels, status, retention status and who made them, newest first.
 type sandboxList struct{ listBase }
 
 func newSandboxList(defs []platform.Definition) list.ListResource {
@@ -31,6 +32,7 @@ func newSandboxList(defs []platform.Definition) list.ListResource {
 // sandboxListModel is the list block's configuration.
 type sandboxListModel struct {
 	listNameFilter
+	listProvenanceFilter
 	Labels          types.Map    `tfsdk:"labels"`
 	Status          types.String `tfsdk:"status"`
 	RetentionStatus types.String `tfsdk:"retention_status"`
@@ -55,9 +57,13 @@ func (l *sandboxList) ListResourceConfigSchema(_ context.Context, _ list.ListRes
 		Optional:   true,
 		Validators: []validator.String{stringvalidator.OneOf(retentionStatuses...)},
 	}
+	maps.Copy(attrs, listProvenanceAttributes("sandbox"))
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: listDescription("sandbox", "The boxes are those the `sbx_sandboxes` data source lists, newest first; "+
-			"a box without a name shows as its id. No filter lists them all; with several, a box matches all of them."),
+		MarkdownDescription: listDescription("sandbox", "Every box the filters match is listed, whoever made it (the platform's own "+
+			"command line, SDK or console, a script, another state), newest first: importing is how a team takes ownership of "+
+			"them. The `sbx_sandboxes` data source, by contrast, lists only the boxes this provider made. `made_by_provider` and "+
+			"`owner` narrow the list by who made a box. A box without a name shows as its id. No filter lists them all; with "+
+			"several, a box matches all of them."),
 		Attributes: attrs,
 	}
 }
@@ -75,12 +81,15 @@ func (l *sandboxList) List(ctx context.Context, req list.ListRequest, resp *list
 		PauseKindUnreported: l.platform.Capabilities().PauseKindUnreported,
 	}
 	match := m.matcher(&diags)
+	m.check(l.platform, "sandbox", platform.AttrSandboxLabels, &diags)
 	if diags.HasError() {
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
 	all, err := listing.Twice(ctx, func(ctx context.Context) ([]platform.Sandbox, error) {
-		return l.platform.Sandboxes().List(ctx, q.platformFilter())
+		filter := q.platformFilter()
+		filter.AnyMaker = true // a list is for importing what others made too
+		return l.platform.Sandboxes().List(ctx, filter)
 	}, func(sb platform.Sandbox) string { return sb.ID })
 	if err != nil {
 		addPlatformError(&diags, "list", "sandboxes", "", err)
@@ -93,7 +102,7 @@ func (l *sandboxList) List(ctx context.Context, req list.ListRequest, resp *list
 		dl, ok := l.retention.policy.Deadline(sandboxRetentionObject(name, sb), at)
 		return retentionFieldsOf(dl, ok, at, l.retention.warnBefore)
 	}) {
-		if match(x.Sandbox.Name) {
+		if match(x.Sandbox.Name) && m.matches(x.Sandbox.Managed, x.Sandbox.MadeWith) {
 			objs = append(objs, listedObject{ID: x.Sandbox.ID, Name: x.Sandbox.Name})
 		}
 	}

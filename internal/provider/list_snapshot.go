@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -28,6 +30,7 @@ func newSnapshotList(defs []platform.Definition) list.ListResource {
 // snapshotListModel is the list block's configuration.
 type snapshotListModel struct {
 	snapshotFilterModel
+	listProvenanceFilter
 	MostRecent types.Bool `tfsdk:"most_recent"`
 }
 
@@ -36,41 +39,45 @@ func (l *snapshotList) Metadata(_ context.Context, req resource.MetadataRequest,
 }
 
 func (l *snapshotList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	attrs := map[string]listschema.Attribute{
+		"name": listschema.StringAttribute{
+			MarkdownDescription: "Only snapshots with exactly this name; an error where snapshots have no names.",
+			Optional:            true,
+		},
+		"name_regex": listschema.StringAttribute{
+			MarkdownDescription: "Only snapshots whose name matches this Go (RE2) regular expression, e.g. `^nightly-`; " +
+				"an error where snapshots have no names.",
+			Optional:   true,
+			Validators: []validator.String{goRegexpValidator{}},
+		},
+		"labels": listLabelsAttribute("snapshot"),
+		"sandbox_id": listschema.StringAttribute{
+			MarkdownDescription: "Only snapshots taken of this sandbox; an error where the platform does not record a snapshot's source.",
+			Optional:            true,
+			Validators:          []validator.String{objectIDValidator("sandbox")},
+		},
+		"volume_id": listschema.StringAttribute{
+			MarkdownDescription: "Only snapshots taken of this volume; an error where the platform does not record a snapshot's source.",
+			Optional:            true,
+			Validators:          []validator.String{objectIDValidator("volume")},
+		},
+		"include_expired": listschema.BoolAttribute{
+			MarkdownDescription: "Also list snapshots whose `expires_at` has already passed (the platform may delete them at any moment). Defaults to `false`.",
+			Optional:            true,
+		},
+		"most_recent": listschema.BoolAttribute{
+			MarkdownDescription: "List only the newest of the matching snapshots. Defaults to `false`.",
+			Optional:            true,
+		},
+	}
+	maps.Copy(attrs, listProvenanceAttributes("snapshot"))
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: listDescription("snapshot", "The snapshots are those the `sbx_snapshots` data source finds with the "+
 			"same filters (expired ones left out unless `include_expired`), newest first where the platform reports when a "+
-			"snapshot was made; with `most_recent`, only the first of them."),
-		Attributes: map[string]listschema.Attribute{
-			"name": listschema.StringAttribute{
-				MarkdownDescription: "Only snapshots with exactly this name; an error where snapshots have no names.",
-				Optional:            true,
-			},
-			"name_regex": listschema.StringAttribute{
-				MarkdownDescription: "Only snapshots whose name matches this Go (RE2) regular expression, e.g. `^nightly-`; " +
-					"an error where snapshots have no names.",
-				Optional:   true,
-				Validators: []validator.String{goRegexpValidator{}},
-			},
-			"labels": listLabelsAttribute("snapshot"),
-			"sandbox_id": listschema.StringAttribute{
-				MarkdownDescription: "Only snapshots taken of this sandbox; an error where the platform does not record a snapshot's source.",
-				Optional:            true,
-				Validators:          []validator.String{objectIDValidator("sandbox")},
-			},
-			"volume_id": listschema.StringAttribute{
-				MarkdownDescription: "Only snapshots taken of this volume; an error where the platform does not record a snapshot's source.",
-				Optional:            true,
-				Validators:          []validator.String{objectIDValidator("volume")},
-			},
-			"include_expired": listschema.BoolAttribute{
-				MarkdownDescription: "Also list snapshots whose `expires_at` has already passed (the platform may delete them at any moment). Defaults to `false`.",
-				Optional:            true,
-			},
-			"most_recent": listschema.BoolAttribute{
-				MarkdownDescription: "List only the newest of the matching snapshots. Defaults to `false`.",
-				Optional:            true,
-			},
-		},
+			"snapshot was made; with `most_recent`, only the first of them. Where snapshots carry no labels, every snapshot "+
+			"of the account is found, whoever made it, and `made_by_provider` and `owner` are an error; where they do, an "+
+			"image is known as a snapshot only by this provider's labels, so the snapshots found are those it made."),
+		Attributes: attrs,
 	}
 }
 
@@ -85,6 +92,7 @@ func (l *snapshotList) List(ctx context.Context, req list.ListRequest, resp *lis
 		return
 	}
 	q := m.query(ctx, &diags)
+	m.check(l.platform, "snapshot", platform.AttrSnapshotLabels, &diags)
 	if diags.HasError() {
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
@@ -94,6 +102,7 @@ func (l *snapshotList) List(ctx context.Context, req list.ListRequest, resp *lis
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
+	matches = slices.DeleteFunc(matches, func(s platform.Snapshot) bool { return !m.matches(s.Managed, s.MadeWith) })
 	if m.MostRecent.ValueBool() && len(matches) > 1 {
 		matches = matches[:1]
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -30,6 +31,7 @@ func newTemplateList(defs []platform.Definition) list.ListResource {
 // templateListModel is the list block's configuration.
 type templateListModel struct {
 	listNameFilter
+	listProvenanceFilter
 	Labels types.Map `tfsdk:"labels"`
 }
 
@@ -40,11 +42,15 @@ func (l *templateList) Metadata(_ context.Context, req resource.MetadataRequest,
 func (l *templateList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	attrs := listNameAttributes("template")
 	attrs["labels"] = listLabelsAttribute("template")
+	maps.Copy(attrs, listProvenanceAttributes("template"))
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: listDescription("template", "Where a template is only a record in Terraform state "+
 			"(platforms that hold no templates of their own"+platformsAside(definitionsOr(l.defs), func(c platform.Capabilities) bool {
 			return !c.TemplatesListed
-		})+"), listing is an error. No filter lists them all; with several, a template matches all of them."),
+		})+"), listing is an error. Where templates carry no labels, every template of the account is listed, whoever "+
+			"made it, and `made_by_provider` and `owner` are an error; where they do, an image is known as a template only by "+
+			"this provider's labels, so the templates listed are those it made. No filter lists them all; with several, a "+
+			"template matches all of them."),
 		Attributes: attrs,
 	}
 }
@@ -57,6 +63,7 @@ func (l *templateList) List(ctx context.Context, req list.ListRequest, resp *lis
 	diags := req.Config.Get(ctx, &m)
 	labels := mapFromTF(ctx, m.Labels, &diags)
 	match := m.matcher(&diags)
+	m.check(l.platform, "template", platform.AttrTemplateLabels, &diags)
 	if !diags.HasError() && !l.platform.Capabilities().TemplatesListed {
 		diags.AddError("Templates are not listed on "+l.platform.Name(),
 			l.platform.Name()+" holds no templates of its own (a template is a record in Terraform state), so there is none to find. "+
@@ -77,7 +84,7 @@ func (l *templateList) List(ctx context.Context, req list.ListRequest, resp *lis
 	}
 	var objs []listedObject
 	for _, t := range all {
-		if match(t.Name) && platform.MatchLabels(platform.UserLabels(t.Labels), labels) {
+		if match(t.Name) && platform.MatchLabels(platform.UserLabels(t.Labels), labels) && m.matches(t.Managed, t.MadeWith) {
 			objs = append(objs, listedObject{ID: t.ID, Name: t.Name})
 		}
 	}

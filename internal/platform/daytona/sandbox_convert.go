@@ -212,6 +212,7 @@ func sandboxFromAPI(d sandboxAPI) *platform.Sandbox {
 		CreatedAt: d.CreatedAt.Time,
 		Region:    d.Target,
 		MadeWith:  platform.MarksOf(d.Labels),
+		Managed:   d.Labels[platform.LabelManaged] == "true",
 	}
 	if d.Labels[platform.LabelManaged] != "true" {
 		sb.Name = d.Name // a box made outside Terraform: its own name

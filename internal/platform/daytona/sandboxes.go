@@ -217,9 +217,13 @@ func (s *sandboxes) list(ctx context.Context, labels map[string]string) ([]sandb
 	}
 }
 
-// List reads every page of the managed boxes matching the filter.
+// List reads every page of the managed boxes matching the filter (with
+// filter.AnyMaker, of every box: the managed label is then not asked for).
 func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]platform.Sandbox, error) {
-	want := map[string]string{platform.LabelManaged: "true"}
+	want := map[string]string{}
+	if !filter.AnyMaker {
+		want[platform.LabelManaged] = "true"
+	}
 	for k, v := range filter.Labels {
 		want[k] = v
 	}

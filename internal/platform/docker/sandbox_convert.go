@@ -28,10 +28,17 @@ func sandboxFromContainer(c container.InspectResponse) *platform.Sandbox {
 		FromSnapshotID: labels[labelFromSnapshotID],
 		Labels:         userLabelsOf(labels),
 		MadeWith:       platform.MarksOf(labels),
+		Managed:        labels[platform.LabelManaged] == "true",
 		CreatedAt:      parseEngineTime(c.Created),
 	}
-	if sb.Name == "" {
-		sb.Name = strings.TrimPrefix(c.Name, "/")
+	if labels[platform.LabelKind] != kindSandbox && c.Config != nil {
+		// Made by hand (docker run): the provider's labels it carries, if
+		// any, are those of its image (a template's, a snapshot's), which
+		// the engine copies into every container. They say nothing of the
+		// box: its name is the container's, it starts from its image, and
+		// every label that is not the provider's is the user's.
+		sb.Name, sb.TemplateID, sb.FromSnapshotID = strings.TrimPrefix(c.Name, "/"), c.Config.Image, ""
+		sb.Labels, sb.MadeWith, sb.Managed = platform.UserLabels(labels), platform.Marks{}, false
 	}
 	if c.State != nil {
 		sb.Status = normalizeStatus(c.State)

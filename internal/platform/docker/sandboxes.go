@@ -62,13 +62,16 @@ func (s *sandboxes) givenEnv(ctx context.Context, c container.InspectResponse) m
 	return containerOwnEnv(c.Config.Env, imageEnv)
 }
 
-// List returns the sandboxes the provider made, newest first, that carry
-// every label in filter.Labels and, when set, are in filter.Status.
+// List returns the sandboxes the provider made (with filter.AnyMaker, every
+// container of the engine, however made, but the provider's short-lived
+// helpers), newest first, that
+// carry every label in filter.Labels and, when set, are in filter.Status.
 func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]platform.Sandbox, error) {
-	args := filters.NewArgs(
-		filters.Arg("label", platform.LabelManaged+"=true"),
-		filters.Arg("label", platform.LabelKind+"="+kindSandbox),
-	)
+	args := filters.NewArgs()
+	if !filter.AnyMaker {
+		args.Add("label", platform.LabelManaged+"="+"true")
+		args.Add("label", platform.LabelKind+"="+kindSandbox)
+	}
 	for k, v := range filter.Labels {
 		args.Add("label", k+"="+v)
 	}
@@ -78,6 +81,9 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 	}
 	var out []platform.Sandbox
 	for _, summary := range list {
+		if summary.Labels[platform.LabelKind] == kindHelperContainer {
+			continue // the provider's helpers are no boxes (Get refuses them)
+		}
 		sb, err := s.Get(ctx, summary.ID)
 		if platform.IsNotFound(err) {
 			continue // deleted while we listed

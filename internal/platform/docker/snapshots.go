@@ -201,6 +201,8 @@ func toSnapshot(img image.InspectResponse) (*platform.Snapshot, bool) {
 		ParentSnapshotID: labels[labelParentSnapshotID],
 		SizeBytes:        img.Size,
 		Labels:           snapshotUserLabels(labels),
+		Managed:          labels[platform.LabelManaged] == "true",
+		MadeWith:         platform.MarksOf(labels),
 	}
 	if kind == platform.SnapshotVolume {
 		out.VolumeID = labels[labelVolumeID]

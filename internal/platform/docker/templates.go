@@ -426,6 +426,8 @@ func templateFromImage(id, imageID, created string, labels map[string]string, ta
 		CPUCount: labelInt(labels, labelCPUCount),
 		MemoryMB: labelInt(labels, labelMemoryMB),
 		Labels:   userLabelsOf(labels),
+		Managed:  labels[platform.LabelManaged] == "true" && labels[platform.LabelKind] == kindTemplate,
+		MadeWith: platform.MarksOf(labels),
 	}
 	if name, ok := templateNameFromID(id); ok {
 		t.Name = name

@@ -155,6 +155,7 @@ func sandboxFromDetail(d sandboxDetail, volumeIDs map[string]string) *platform.S
 		PlatformStatus: d.State,
 		Labels:         maps.Clone(md),
 		MadeWith:       platform.MarksOf(md),
+		Managed:        md[platform.LabelManaged] == "true",
 		CPUCount:       d.CPUCount,
 		MemoryMB:       d.MemoryMB,
 		CreatedAt:      d.StartedAt,

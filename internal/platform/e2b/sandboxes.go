@@ -133,14 +133,20 @@ func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, erro
 	return sandboxFromDetail(d, s.volumeIDs(ctx, d)), nil
 }
 
-// List reads every page of the managed boxes matching the filter.
+// List reads every page of the managed boxes matching the filter (with
+// filter.AnyMaker, of every box: the managed metadata is then not asked for).
 func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]platform.Sandbox, error) {
 	md := url.Values{}
-	md.Set(platform.LabelManaged, "true")
+	if !filter.AnyMaker {
+		md.Set(platform.LabelManaged, "true")
+	}
 	for k, v := range filter.Labels {
 		md.Set(k, v)
 	}
-	q := url.Values{"metadata": {md.Encode()}}
+	q := url.Values{}
+	if len(md) > 0 { // every box: no metadata filter at all, not an empty one
+		q.Set("metadata", md.Encode())
+	}
 	// E2B cannot tell a stopped box from a paused one (both are "paused"),
 	// so either filter asks for the paused boxes and keeps them all.
 	pausedKind := filter.Status == platform.StatePaused || filter.Status == platform.StateStopped

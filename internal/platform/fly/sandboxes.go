@@ -258,7 +258,8 @@ func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, erro
 }
 
 // List implements platform.SandboxService: the app's machines the
-// provider manages, filtered by metadata.{key}=value as Fly does.
+// provider manages (with filter.AnyMaker, every machine of the app),
+// filtered by metadata.{key}=value as Fly does.
 func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]platform.Sandbox, error) {
 	q := url.Values{}
 	for k, v := range filter.Labels {
@@ -274,7 +275,7 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 	var out []platform.Sandbox
 	for i := range ms {
 		m := &ms[i]
-		if m.State == flyDestroyed || m.State == flyDestroying || m.Config.Metadata[platform.LabelManaged] != "true" {
+		if m.State == flyDestroyed || m.State == flyDestroying || (!filter.AnyMaker && m.Config.Metadata[platform.LabelManaged] != "true") {
 			continue
 		}
 		if !platform.MatchLabels(m.Config.Metadata, filter.Labels) {
@@ -505,6 +506,7 @@ func toSandbox(m *machine) *platform.Sandbox {
 		ID: m.ID, Name: m.Config.Metadata[platform.LabelName], TemplateID: m.Config.Metadata[labelTemplate],
 		PlatformStatus: m.State, Region: m.Region, Env: m.Config.Env, CreatedAt: m.CreatedAt,
 		Labels: map[string]string{}, MadeWith: platform.MarksOf(m.Config.Metadata),
+		Managed: m.Config.Metadata[platform.LabelManaged] == "true",
 	}
 	if sb.Name == "" {
 		sb.Name = m.Name

@@ -67,6 +67,7 @@ func (s *sandboxes) withRecent(ctx context.Context, out []platform.Sandbox, want
 			return nil, err
 		}
 		if platform.MatchLabels(sb.Labels, want) {
+			sb.Managed = sb.Labels[platform.LabelManaged] == "true"
 			out = append(out, *sb)
 		}
 	}

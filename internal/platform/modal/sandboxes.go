@@ -253,8 +253,9 @@ func sandboxOf(id string, tags map[string]string) *platform.Sandbox {
 }
 
 // List implements platform.SandboxService: the app's running boxes that
-// carry the managed tag and the filter's labels (Modal filters by tags),
-// each read for its tags. Modal lists no finished box.
+// carry the managed tag (with filter.AnyMaker, made by anyone) and the
+// filter's labels (Modal filters by tags), each read for its tags. Modal
+// lists no finished box.
 func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]platform.Sandbox, error) {
 	if filter.Status != "" && filter.Status != platform.StateRunning {
 		return nil, nil
@@ -267,7 +268,9 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 	if want == nil {
 		want = map[string]string{}
 	}
-	want[platform.LabelManaged] = "true"
+	if !filter.AnyMaker {
+		want[platform.LabelManaged] = "true"
+	}
 	listed, err := s.p.client.Sandboxes.List(ctx, &modal.SandboxListParams{AppID: app.AppID, Tags: want})
 	if err != nil {
 		return nil, fmt.Errorf("listing Modal sandboxes: %w", translate(err))
@@ -287,7 +290,9 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 		}
 		// Modal filters by tags already; checking again keeps a lenient server honest.
 		if platform.MatchLabels(tags, want) {
-			out = append(out, *sandboxOf(sb.SandboxID, tags))
+			box := sandboxOf(sb.SandboxID, tags)
+			box.Managed = tags[platform.LabelManaged] == "true"
+			out = append(out, *box)
 		}
 	}
 	// Modal's list may not show a box made a moment ago (recent.go).

@@ -35,6 +35,7 @@ func CLIScenarios() []Scenario {
 	return []Scenario{
 		{Name: "identity", Run: testIdentity},
 		{Name: "list", Run: testList},
+		{Name: "list_foreign", Run: testListForeign},
 		{Name: "snapshot_action", Run: testSnapshotAction},
 		{Name: "exec_action", Run: testExecAction},
 		{Name: "env_wo", Run: testEnvWO},

@@ -40,6 +40,20 @@ type OutOfBand interface {
 	SetLabels(t *testing.T, kind, id string, labels map[string]string)
 }
 
+// HandMaker is an OutOfBand that says which kinds its Make models: a
+// scenario that needs an object of a kind made by hand skips, saying so,
+// on a kit that makes none (Make fails the test for a kind it does not
+// model).
+type HandMaker interface {
+	MakesByHand(kind string) bool
+}
+
+// makesByHand reports whether in's out-of-band hooks make objects of kind.
+func makesByHand(in *Instance, kind string) bool {
+	m, ok := in.OutOfBand.(HandMaker)
+	return ok && m.MakesByHand(kind)
+}
+
 // ByClient changes objects through the platform's own Go client
 // configured against the instance, as the platform's console would: the
 // user's labels replaced, the provider's marks kept. Kits embed it in their

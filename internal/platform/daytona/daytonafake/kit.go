@@ -275,27 +275,40 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 	return "", false
 }
 
-// Make makes a volume, or a template (a Daytona snapshot of the image
-// f.SourceID: POST /snapshots with name and imageName), through Daytona's
-// API with a plain request, as another client would: Daytona volumes and snapshots carry no
-// labels. Sandboxes and sandbox snapshots made by hand are not modelled
-// here yet.
+// Make makes a volume, a template (a Daytona snapshot of the image
+// f.SourceID: POST /snapshots with name and imageName) or a sandbox (POST
+// /sandbox with name, snapshot f.SourceID and the labels f.Labels, as the
+// SDK's create does), through Daytona's API with a plain request, as
+// another client would: Daytona volumes and snapshots carry no labels.
+// Sandbox snapshots made by hand are not modelled here yet.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
 	var path string
-	body := map[string]string{"name": f.Name}
+	body := map[string]any{"name": f.Name}
 	switch f.Kind {
 	case platformtest.KindVolume:
 		path = "/volumes"
 	case platformtest.KindTemplate:
 		path = "/snapshots"
 		body["imageName"] = f.SourceID
+	case platformtest.KindSandbox:
+		path = "/sandbox"
+		body["snapshot"] = f.SourceID
+		if len(f.Labels) > 0 {
+			body["labels"] = f.Labels
+		}
 	default:
-		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes and templates are)", f.Kind)
+		t.Fatalf("daytona kit: making a %s by hand is not modelled (volumes, templates and sandboxes are)", f.Kind)
 	}
 	var out struct {
 		ID string `json:"id"`
 	}
 	platformtest.PostJSON(t, o.fake.URL()+path, http.Header{"Authorization": {"Bearer " + kitKey}}, body, &out)
 	return out.ID
+}
+
+// MakesByHand implements platformtest.HandMaker: Make models volumes,
+// templates and sandboxes.
+func (o *kitOOB) MakesByHand(kind string) bool {
+	return kind == platformtest.KindVolume || kind == platformtest.KindTemplate || kind == platformtest.KindSandbox
 }

@@ -220,6 +220,12 @@ func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	return id
 }
 
+// MakesByHand implements platformtest.HandMaker: Make models volumes,
+// sandboxes and snapshots.
+func (o *kitOOB) MakesByHand(kind string) bool {
+	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox || kind == platformtest.KindSnapshot
+}
+
 func (o *kitOOB) madeByHand() map[string]string {
 	o.mu.Lock()
 	defer o.mu.Unlock()

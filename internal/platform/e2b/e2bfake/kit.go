@@ -274,17 +274,38 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 	return "", false
 }
 
-// Make makes a volume through E2B's API with a plain request, as another
-// client would: E2B volumes carry no labels. Sandboxes and snapshots made
-// by hand are not modelled here yet.
+// Make makes a volume, or a sandbox (POST /sandboxes with templateID
+// f.SourceID and the metadata f.Labels, as the SDK's Sandbox.create does:
+// an E2B box has no name), through E2B's API with a plain request, as
+// another client would: E2B volumes carry no labels. Snapshots made by
+// hand are not modelled here yet.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
-	if f.Kind != platformtest.KindVolume {
-		t.Fatalf("e2b kit: making a %s by hand is not modelled (volumes are)", f.Kind)
+	header := http.Header{"X-Api-Key": {kitKey}}
+	switch f.Kind {
+	case platformtest.KindVolume:
+		var out struct {
+			VolumeID string `json:"volumeID"`
+		}
+		platformtest.PostJSON(t, o.fake.URL()+"/volumes", header, map[string]string{"name": f.Name}, &out)
+		return out.VolumeID
+	case platformtest.KindSandbox:
+		body := map[string]any{"templateID": f.SourceID}
+		if len(f.Labels) > 0 {
+			body["metadata"] = f.Labels
+		}
+		var out struct {
+			SandboxID string `json:"sandboxID"`
+		}
+		platformtest.PostJSON(t, o.fake.URL()+"/sandboxes", header, body, &out)
+		return out.SandboxID
 	}
-	var out struct {
-		VolumeID string `json:"volumeID"`
-	}
-	platformtest.PostJSON(t, o.fake.URL()+"/volumes", http.Header{"X-Api-Key": {kitKey}}, map[string]string{"name": f.Name}, &out)
-	return out.VolumeID
+	t.Fatalf("e2b kit: making a %s by hand is not modelled (volumes and sandboxes are)", f.Kind)
+	return ""
+}
+
+// MakesByHand implements platformtest.HandMaker: Make models volumes and
+// sandboxes.
+func (o *kitOOB) MakesByHand(kind string) bool {
+	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox
 }
