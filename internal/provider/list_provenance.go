@@ -24,18 +24,28 @@ type listProvenanceFilter struct {
 	Owner          types.String `tfsdk:"owner"`
 }
 
-// listProvenanceAttributes are the made_by_provider and owner filters.
-func listProvenanceAttributes(kind string) map[string]listschema.Attribute {
+// listProvenanceAttributes are the made_by_provider and owner filters of
+// the list of kind, whose labels are the capability table's labelsAttr;
+// their descriptions name the platforms of defs that keep no labels on the
+// kind, where setting either is an error.
+func listProvenanceAttributes(defs []platform.Definition, kind, labelsAttr string) map[string]listschema.Attribute {
+	// Where no platform refuses the kind's labels, there is no error to tell of.
+	refused := "Every platform labels " + plural(kind) + "."
+	if names := platformsWhere(definitionsOr(defs), func(c platform.Capabilities) bool {
+		return c.Attribute(labelsAttr).Support == platform.Refused
+	}); names != "" {
+		refused = "An error where the platform keeps no labels on " + plural(kind) + " (" + names + "): it cannot tell who made one."
+	}
 	return map[string]listschema.Attribute{
 		"made_by_provider": listschema.BoolAttribute{
 			MarkdownDescription: fmt.Sprintf("`true`: only %[1]s a create of this provider made (they carry the `%[2]s` label); "+
-				"`false`: only %[1]s it did not make (by hand, or by another tool). Unset lists both. An error on a platform "+
-				"that keeps no labels on %[1]s, where the provider cannot tell.", plural(kind), platform.LabelCreateToken),
+				"`false`: only %[1]s it did not make (by hand, or by another tool). Unset lists both. %[3]s",
+				plural(kind), platform.LabelCreateToken, refused),
 			Optional: true,
 		},
 		"owner": listschema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("Only %s a create of this provider made under this `owner` (the provider block's "+
-				"setting, label `%s`). An error on a platform that keeps no labels on %s.", plural(kind), platform.LabelOwner, plural(kind)),
+				"setting, label `%s`). %s", plural(kind), platform.LabelOwner, refused),
 			Optional: true,
 		},
 	}

@@ -57,7 +57,7 @@ func (l *sandboxList) ListResourceConfigSchema(_ context.Context, _ list.ListRes
 		Optional:   true,
 		Validators: []validator.String{stringvalidator.OneOf(retentionStatuses...)},
 	}
-	maps.Copy(attrs, listProvenanceAttributes("sandbox"))
+	maps.Copy(attrs, listProvenanceAttributes(l.defs, "sandbox", platform.AttrSandboxLabels))
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: listDescription("sandbox", "Every box the filters match is listed, whoever made it (the platform's own "+
 			"command line, SDK or console, a script, another state), newest first: importing is how a team takes ownership of "+

@@ -70,7 +70,7 @@ func (l *snapshotList) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 			Optional:            true,
 		},
 	}
-	maps.Copy(attrs, listProvenanceAttributes("snapshot"))
+	maps.Copy(attrs, listProvenanceAttributes(l.defs, "snapshot", platform.AttrSnapshotLabels))
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: listDescription("snapshot", "The snapshots are those the `sbx_snapshots` data source finds with the "+
 			"same filters (expired ones left out unless `include_expired`), newest first where the platform reports when a "+

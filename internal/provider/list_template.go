@@ -42,7 +42,7 @@ func (l *templateList) Metadata(_ context.Context, req resource.MetadataRequest,
 func (l *templateList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	attrs := listNameAttributes("template")
 	attrs["labels"] = listLabelsAttribute("template")
-	maps.Copy(attrs, listProvenanceAttributes("template"))
+	maps.Copy(attrs, listProvenanceAttributes(l.defs, "template", platform.AttrTemplateLabels))
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: listDescription("template", "Where a template is only a record in Terraform state "+
 			"(platforms that hold no templates of their own"+platformsAside(definitionsOr(l.defs), func(c platform.Capabilities) bool {

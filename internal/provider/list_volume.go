@@ -41,7 +41,7 @@ func (l *volumeList) Metadata(_ context.Context, req resource.MetadataRequest, r
 func (l *volumeList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	attrs := listNameAttributes("volume")
 	attrs["labels"] = listLabelsAttribute("volume")
-	maps.Copy(attrs, listProvenanceAttributes("volume"))
+	maps.Copy(attrs, listProvenanceAttributes(l.defs, "volume", platform.AttrVolumeLabels))
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: listDescription("volume", "Every volume the filters match is listed, whoever made it (the platform's own "+
 			"command line, a script, another state): importing is how a team takes ownership of them. "+
