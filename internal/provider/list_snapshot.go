@@ -75,8 +75,9 @@ func (l *snapshotList) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 		MarkdownDescription: listDescription("snapshot", "The snapshots are those the `sbx_snapshots` data source finds with the "+
 			"same filters (expired ones left out unless `include_expired`), newest first where the platform reports when a "+
 			"snapshot was made; with `most_recent`, only the first of them. Where snapshots carry no labels, every snapshot "+
-			"of the account is found, whoever made it, and `made_by_provider` and `owner` are an error; where they do, an "+
-			"image is known as a snapshot only by this provider's labels, so the snapshots found are those it made."),
+			"of the account is found, whoever made it (except where a snapshot is a record the provider keeps on its own "+
+			"boxes: then only those), and `made_by_provider` and `owner` are an error; where they do, an image is known as a "+
+			"snapshot only by this provider's labels, so the snapshots found are those it made."),
 		Attributes: attrs,
 	}
 }
