@@ -14,9 +14,9 @@ type Finding struct {
 	// given as a file or on standard input).
 	Workspace string
 	Address   string
-	Type     string
-	ID       string
-	Platform string
+	Type      string
+	ID        string
+	Platform  string
 	// Status is the sandbox or template status or the snapshot kind, as
 	// recorded.
 	Status    string
