@@ -37,7 +37,9 @@ func RequirePostgres(t testing.TB) *Postgres {
 		}
 		t.Skip("needs PostgreSQL's server binaries (Debian's postgresql package); with TF_ACC set their absence fails")
 	}
-	dir, err := os.MkdirTemp("", "sbx-pg-")
+	// Not t.TempDir: its parent directories are the test user's alone
+	// (0700), and the cluster may run as another user (postgres).
+	dir, err := os.MkdirTemp("", "sbx-pg-") //nolint:usetesting // see above
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +92,20 @@ func (p *Postgres) Psql(t testing.TB, sql string) string {
 		t.Fatalf("psql %q: %v\n%s", sql, err, out)
 	}
 	return string(out)
+}
+
+// WriteStates lays out schema as Terraform's pg backend does (a states
+// table of id, name, data) and writes one row per workspace: for tests
+// about reading a backend, where the states need no terraform apply.
+func (p *Postgres) WriteStates(t testing.TB, schema string, states map[string]string) {
+	t.Helper()
+	sql := fmt.Sprintf(`CREATE SCHEMA IF NOT EXISTS %[1]s;
+CREATE TABLE IF NOT EXISTS %[1]s.states (id bigserial PRIMARY KEY, name text UNIQUE, data text);`, schema)
+	for ws, data := range states {
+		// Dollar quoting: a state's JSON is taken as written.
+		sql += fmt.Sprintf("\nINSERT INTO %s.states (name, data) VALUES ($sbx$%s$sbx$, $sbx$%s$sbx$);", schema, ws, data)
+	}
+	p.Psql(t, sql)
 }
 
 // postgresBin is the directory of initdb and pg_ctl: Debian keeps them out

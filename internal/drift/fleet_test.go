@@ -41,26 +41,20 @@ type fleetJSON struct {
 		NoState bool   `json:"no_state"`
 	} `json:"workspaces"`
 	Findings []struct {
-		Workspace, Address, ID, RetentionStatus string
+		Workspace       string `json:"workspace"`
+		Address         string `json:"address"`
+		ID              string `json:"id"`
+		RetentionStatus string `json:"retention_status"`
 	} `json:"findings"`
 }
 
 func decodeFleet(t *testing.T, out string) fleetJSON {
 	t.Helper()
-	var doc struct {
-		fleetJSON
-		Findings []map[string]any `json:"findings"`
-	}
+	var doc fleetJSON
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	r := doc.fleetJSON
-	r.Findings = nil
-	for _, f := range doc.Findings {
-		r.Findings = append(r.Findings, struct{ Workspace, Address, ID, RetentionStatus string }{
-			f["workspace"].(string), f["address"].(string), f["id"].(string), f["retention_status"].(string)})
-	}
-	return r
+	return doc
 }
 
 // checkFleet runs drift over a backend holding fleetWorkspaces (args
@@ -144,11 +138,7 @@ func TestFleetLocal(t *testing.T) {
 
 func TestFleetPG(t *testing.T) {
 	pg := acctest.RequirePostgres(t)
-	pg.Psql(t, `CREATE SCHEMA terraform_remote_state;
-CREATE TABLE terraform_remote_state.states (id bigserial PRIMARY KEY, name text UNIQUE, data text);`)
-	for ws, state := range fleetWorkspaces {
-		pg.Psql(t, fmt.Sprintf(`INSERT INTO terraform_remote_state.states (name, data) VALUES ('%s', '%s')`, ws, state))
-	}
+	pg.WriteStates(t, "terraform_remote_state", fleetWorkspaces)
 	t.Setenv("PG_CONN_STR", pg.ConnStr)
 	checkFleet(t, "schema terraform_remote_state", "--backend", "pg")
 

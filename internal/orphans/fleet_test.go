@@ -151,11 +151,11 @@ func TestFleetLocalDelete(t *testing.T) {
 func TestFleetPGDelete(t *testing.T) {
 	pg := acctest.RequirePostgres(t)
 	f := newFleetFake(t, "default", "staging", "prod")
-	pg.Psql(t, `CREATE SCHEMA terraform_remote_state;
-CREATE TABLE terraform_remote_state.states (id bigserial PRIMARY KEY, name text UNIQUE, data text);`)
+	states := map[string]string{}
 	for ws := range f.held {
-		pg.Psql(t, fmt.Sprintf(`INSERT INTO terraform_remote_state.states (name, data) VALUES ('%s', '%s')`, ws, f.state(ws)))
+		states[ws] = f.state(ws)
 	}
+	pg.WriteStates(t, "terraform_remote_state", states)
 	f.env["PG_CONN_STR"] = pg.ConnStr
 
 	// A source that cannot be read stops the run before anything is

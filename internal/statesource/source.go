@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -78,7 +79,7 @@ func (c *Config) Open(getenv func(string) string) (Source, error) {
 		if !ok || k == "" {
 			return nil, fmt.Errorf("invalid --backend-config %q: want KEY=VALUE, with KEY one of %s", redactSetting(kv), strings.Join(allowed, ", "))
 		}
-		if !contains(allowed, k) {
+		if !slices.Contains(allowed, k) {
 			return nil, fmt.Errorf("invalid --backend-config key %q for the %s backend: use %s", k, c.Type, strings.Join(allowed, ", "))
 		}
 		settings[k] = v
@@ -98,15 +99,6 @@ func redactSetting(kv string) string {
 		return kv[:12] + "…"
 	}
 	return kv
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // WorkspaceError is a workspace that could not be read or parsed.
