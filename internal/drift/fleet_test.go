@@ -173,7 +173,7 @@ func TestFleetFlags(t *testing.T) {
 		{[]string{"--workspace", "prod", "x.tfstate"}, "--workspace needs --backend"},
 		{[]string{"--group-by", "workspace", "x.tfstate"}, "--group-by workspace needs --backend"},
 		{[]string{"--backend", "local", "--group-by", "team"}, `invalid --group-by "team": use workspace`},
-		{[]string{"--backend", "s4"}, `invalid --backend "s4": use pg or local`},
+		{[]string{"--backend", "s4"}, `invalid --backend "s4": use pg, s3, local`},
 		{[]string{"--backend", "pg", "--backend-config", "conn_str="}, "the pg backend needs a connection string"},
 	} {
 		code, out, errOut := driftTestRun("", tc.args...)

@@ -43,14 +43,16 @@ func (l *settingList) String() string     { return strings.Join(*l, ",") }
 func (l *settingList) Set(v string) error { *l = append(*l, v); return nil }
 
 // Types are the backend types --backend takes.
-var Types = []string{"pg", "local"}
+var Types = []string{"pg", "s3", "local"}
 
 // RegisterFlags adds --backend and --backend-config to fs.
 func RegisterFlags(fs *flag.FlagSet) *Config {
 	c := &Config{}
-	fs.StringVar(&c.Type, "backend", "", "read every workspace's state from this Terraform backend: pg or local (see --backend-config)")
+	fs.StringVar(&c.Type, "backend", "", "read every workspace's state from this Terraform backend: pg, s3 or local (see --backend-config)")
 	fs.Var(&c.settings, "backend-config", "a KEY=VALUE setting of --backend, as terraform init -backend-config takes it (repeatable): "+
 		"pg: conn_str (default $PG_CONN_STR), schema_name (default $PG_SCHEMA_NAME, else terraform_remote_state); "+
+		"s3: bucket, key, workspace_key_prefix (default env:), region (default $AWS_REGION), endpoint (default $AWS_ENDPOINT_URL_S3), use_path_style, "+
+		"with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN; "+
 		"local: dir, the working directory (default .)")
 	return c
 }
@@ -58,10 +60,12 @@ func RegisterFlags(fs *flag.FlagSet) *Config {
 // Set reports whether --backend was given.
 func (c *Config) Set() bool { return c.Type != "" }
 
-// keys of each backend type, as Terraform's backends name them (dir is the
-// local working directory, which Terraform takes from where it runs).
+// keys of each backend type, as Terraform's backends name them (endpoint
+// is the s3 block's endpoints.s3; dir is the local working directory,
+// which Terraform takes from where it runs).
 var keys = map[string][]string{
 	"pg":    {"conn_str", "schema_name"},
+	"s3":    {"bucket", "key", "workspace_key_prefix", "region", "endpoint", "use_path_style"},
 	"local": {"dir"},
 }
 
@@ -71,7 +75,7 @@ var keys = map[string][]string{
 func (c *Config) Open(getenv func(string) string) (Source, error) {
 	allowed, ok := keys[c.Type]
 	if !ok {
-		return nil, fmt.Errorf("invalid --backend %q: use %s", c.Type, strings.Join(Types, " or "))
+		return nil, fmt.Errorf("invalid --backend %q: use %s", c.Type, strings.Join(Types, ", "))
 	}
 	settings := map[string]string{}
 	for _, kv := range c.settings {
@@ -87,6 +91,8 @@ func (c *Config) Open(getenv func(string) string) (Source, error) {
 	switch c.Type {
 	case "pg":
 		return newPG(settings, getenv)
+	case "s3":
+		return newS3(settings, getenv)
 	default:
 		return newLocal(settings["dir"])
 	}

@@ -53,7 +53,7 @@ func TestOpenBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown type", nil, []string{"--backend", "s4"}, `invalid --backend "s4": use pg or local`},
+		{"unknown type", nil, []string{"--backend", "s4"}, `invalid --backend "s4": use pg, s3, local`},
 		{"not key=value", nil, []string{"--backend", "pg", "--backend-config", "conn_str"}, `invalid --backend-config "conn_str": want KEY=VALUE`},
 		{"key of another backend", nil, []string{"--backend", "local", "--backend-config", "conn_str=x"}, `invalid --backend-config key "conn_str" for the local backend: use dir`},
 		{"pg without a connection string", nil, []string{"--backend", "pg"}, "needs a connection string"},
@@ -191,5 +191,70 @@ INSERT INTO team.states (name, data) VALUES ('zeta', 'Z'), ('default', 'D'), ('a
 	var we *statesource.WorkspaceError
 	if _, _, err := read(t, s); !errors.As(err, &we) || we.Workspace != "broken" || !strings.Contains(err.Error(), `workspace "broken": its data is null`) {
 		t.Errorf("null data: %v", err)
+	}
+}
+
+// TestS3 reads a bucket laid out as Terraform's s3 backend lays it out:
+// the default workspace at key, the others under workspace_key_prefix.
+func TestS3(t *testing.T) {
+	srv := acctest.StartS3(t)
+	srv.CreateBucket(t, "states")
+	srv.CreateBucket(t, "empty")
+	srv.Put(t, "states", "team/sbx.tfstate", "D")
+	srv.Put(t, "states", "env:/prod/team/sbx.tfstate", "P")
+	srv.Put(t, "states", "env:/ci-1/team/sbx.tfstate", "C")
+	srv.Put(t, "states", "env:/prod/other.tfstate", "not this key")
+	srv.Put(t, "states", "team/sbx.tfstate.tflock", "a lock file is not a workspace")
+	srv.Put(t, "states", "custom/stage/team/sbx.tfstate", "S")
+	env := map[string]string{"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "secret-key-value", "AWS_ENDPOINT_URL_S3": srv.URL}
+	args := func(extra ...string) []string {
+		return append([]string{"--backend", "s3", "--backend-config", "bucket=states", "--backend-config", "key=team/sbx.tfstate",
+			"--backend-config", "use_path_style=true"}, extra...)
+	}
+	s, err := open(t, env, args()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, order, err := read(t, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"default", "ci-1", "prod"}; !slices.Equal(order, want) || got["default"] != "D" || got["prod"] != "P" || got["ci-1"] != "C" {
+		t.Errorf("read %v in order %v, want %v", got, order, want)
+	}
+	s, _ = open(t, env, args("--backend-config", "workspace_key_prefix=custom")...)
+	if got, order, err := read(t, s); err != nil || !slices.Equal(order, []string{"default", "stage"}) || got["stage"] != "S" {
+		t.Errorf("workspace_key_prefix=custom: %v %v %v", got, order, err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"bucket without states", env, []string{"--backend", "s3", "--backend-config", "bucket=empty", "--backend-config", "key=team/sbx.tfstate", "--backend-config", "use_path_style=true"},
+			"s3 backend s3://empty/team/sbx.tfstate at " + srv.URL + ": no state"},
+		{"no such bucket", env, []string{"--backend", "s3", "--backend-config", "bucket=nope", "--backend-config", "key=k", "--backend-config", "use_path_style=true"},
+			"s3 backend s3://nope/k at " + srv.URL + ": "},
+		{"unreachable endpoint", map[string]string{"AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:1"}, args(),
+			"s3 backend s3://states/team/sbx.tfstate at http://127.0.0.1:1: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := open(t, tc.env, tc.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = read(t, s)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to say %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "secret-key-value") {
+				t.Errorf("the error shows the secret key: %v", err)
+			}
+		})
+	}
+	if _, err := open(t, nil, args()...); err == nil || !strings.Contains(err.Error(), "needs AWS_ACCESS_KEY_ID") {
+		t.Errorf("no credentials: %v", err)
 	}
 }
