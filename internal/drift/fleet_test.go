@@ -182,3 +182,34 @@ func TestFleetFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestFleetS3(t *testing.T) {
+	srv := acctest.StartS3(t)
+	srv.CreateBucket(t, "tfstate")
+	srv.CreateBucket(t, "empty")
+	for ws, state := range fleetWorkspaces {
+		key := "env:/" + ws + "/sbx/terraform.tfstate"
+		if ws == "default" {
+			key = "sbx/terraform.tfstate"
+		}
+		srv.Put(t, "tfstate", key, state)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	t.Setenv("AWS_ENDPOINT_URL_S3", srv.URL)
+	s3 := func(bucket string) []string {
+		return []string{"--backend", "s3", "--backend-config", "bucket=" + bucket, "--backend-config", "key=sbx/terraform.tfstate", "--backend-config", "use_path_style=true"}
+	}
+	checkFleet(t, "s3 backend s3://tfstate/sbx/terraform.tfstate", s3("tfstate")...)
+
+	srv.Put(t, "tfstate", "env:/broken/sbx/terraform.tfstate", `{"version":4,"resources":[`)
+	code, _, errOut := driftTestRun("", s3("tfstate")...)
+	if code != ExitError || !strings.Contains(errOut, `drift: s3 backend s3://tfstate/sbx/terraform.tfstate at `+srv.URL+`: workspace "broken": `) {
+		t.Errorf("corrupt state object: exit %d, %s", code, errOut)
+	}
+	code, _, errOut = driftTestRun("", s3("empty")...)
+	if code != ExitError || !strings.Contains(errOut, `drift: s3 backend s3://empty/sbx/terraform.tfstate at `+srv.URL+`: no state`) {
+		t.Errorf("bucket without states: exit %d, %s", code, errOut)
+	}
+}
+

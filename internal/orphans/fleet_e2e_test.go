@@ -21,7 +21,8 @@ import (
 // provider binary: three workspaces (default, staging, prod), each applied
 // by terraform with a template and a sandbox on the E2B fake, their states
 // in Terraform's own pg backend on a real PostgreSQL, and the same through
-// local workspaces of a working directory. staging's box runs for 3h, the
+// its s3 backend on an S3 server on this machine and through local
+// workspaces of a working directory. staging's box runs for 3h, the
 // others' for 1h. Judged two hours on, `drift --backend` flags exactly the
 // default and prod boxes, each with its workspace; with a box of the
 // same owner that no workspace holds, `orphans --backend --delete` removes
@@ -30,6 +31,11 @@ func TestFleetE2E(t *testing.T) {
 	tf := acctest.RequireTerraform(t)
 	pg := acctest.RequirePostgres(t)
 	bin, baseEnv := acctest.ProviderBinary(t)
+	// The S3 server on this machine; terraform's s3 backend finds it
+	// through AWS_ENDPOINT_URL_S3, as this command does.
+	store := acctest.StartS3(t)
+	store.CreateBucket(t, "tfstate")
+	baseEnv = append(baseEnv, "AWS_ACCESS_KEY_ID=AKIDFLEET", "AWS_SECRET_ACCESS_KEY=fleet-secret", "AWS_ENDPOINT_URL_S3="+store.URL)
 
 	for _, backend := range []struct {
 		name  string
@@ -37,6 +43,18 @@ func TestFleetE2E(t *testing.T) {
 		args  []string // the --backend flags selecting it
 	}{
 		{"pg", `  backend "pg" {}` + "\n", []string{"--backend", "pg"}},
+		{"s3", `  backend "s3" {
+    bucket                      = "tfstate"
+    key                         = "sbx/terraform.tfstate"
+    region                      = "us-east-1"
+    use_path_style              = true
+    skip_credentials_validation = true
+    skip_requesting_account_id  = true
+    skip_metadata_api_check     = true
+    skip_region_validation      = true
+    skip_s3_checksum            = true
+  }
+`, []string{"--backend", "s3", "--backend-config", "bucket=tfstate", "--backend-config", "key=sbx/terraform.tfstate", "--backend-config", "use_path_style=true"}},
 		{"local", "", []string{"--backend", "local", "--backend-config", "dir=."}},
 	} {
 		t.Run(backend.name, func(t *testing.T) {

@@ -184,3 +184,20 @@ func TestFleetPGDelete(t *testing.T) {
 
 	f.checkFleetDelete(t, "schema terraform_remote_state", "--backend", "pg")
 }
+
+func TestFleetS3Delete(t *testing.T) {
+	f := newFleetFake(t, "default", "staging", "prod")
+	srv := acctest.StartS3(t)
+	srv.CreateBucket(t, "tfstate")
+	for ws := range f.held {
+		key := "env:/" + ws + "/sbx/terraform.tfstate"
+		if ws == "default" {
+			key = "sbx/terraform.tfstate"
+		}
+		srv.Put(t, "tfstate", key, f.state(ws))
+	}
+	f.env["AWS_ACCESS_KEY_ID"], f.env["AWS_SECRET_ACCESS_KEY"], f.env["AWS_ENDPOINT_URL_S3"] = "AKIDTEST", "secret", srv.URL
+	f.checkFleetDelete(t, "s3 backend s3://tfstate/sbx/terraform.tfstate",
+		"--backend", "s3", "--backend-config", "bucket=tfstate", "--backend-config", "key=sbx/terraform.tfstate", "--backend-config", "use_path_style=true")
+}
+
