@@ -212,4 +212,3 @@ func TestFleetS3(t *testing.T) {
 		t.Errorf("bucket without states: exit %d, %s", code, errOut)
 	}
 }
-

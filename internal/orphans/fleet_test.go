@@ -200,4 +200,3 @@ func TestFleetS3Delete(t *testing.T) {
 	f.checkFleetDelete(t, "s3 backend s3://tfstate/sbx/terraform.tfstate",
 		"--backend", "s3", "--backend-config", "bucket=tfstate", "--backend-config", "key=sbx/terraform.tfstate", "--backend-config", "use_path_style=true")
 }
-
