@@ -96,7 +96,8 @@ func (p *Postgres) Psql(t testing.TB, sql string) string {
 
 // WriteStates lays out schema as Terraform's pg backend does (a states
 // table of id, name, data) and writes one row per workspace: for tests
-// about reading a backend, where the states need no terraform apply.
+// about reading a backend, where the states need no terraform apply. With
+// no states it only lays out the table.
 func (p *Postgres) WriteStates(t testing.TB, schema string, states map[string]string) {
 	t.Helper()
 	sql := fmt.Sprintf(`CREATE SCHEMA IF NOT EXISTS %[1]s;
