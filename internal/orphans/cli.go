@@ -150,7 +150,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	switch {
 	case len(states) == 0 && !backend.Set():
 		fs.Usage()
-		return fail(stderr, "no state given: give the state files that hold the objects (- reads standard input); "+
+		return fail(stderr, "no state given: give the state files that hold the objects (- reads standard input), or read a backend's with --backend; "+
 			"without one every object would be an orphan")
 	case countOf(states, "-") > 1:
 		return fail(stderr, "- (standard input) is given %d times; it can be read once", countOf(states, "-"))
