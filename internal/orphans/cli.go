@@ -48,16 +48,7 @@ one, as an argument or with --state:
 read-only and without taking a state lock; a workspace that cannot be read
 is an error naming it, never an empty state:
 
-  pg     Terraform's pg backend: every row of the states table. conn_str
-         and schema_name as --backend-config, else PG_CONN_STR and
-         PG_SCHEMA_NAME (default terraform_remote_state).
-  s3     Terraform's s3 backend, or an S3-compatible store: bucket, key,
-         workspace_key_prefix (default env:), region, endpoint,
-         use_path_style; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-         AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL_S3.
-  local  a working directory (--backend-config dir=PATH, default .):
-         terraform.tfstate and terraform.tfstate.d/<workspace>/terraform.tfstate.
-
+` + statesource.Usage + `
   PG_CONN_STR=postgres://… terraform-provider-sbx orphans --owner ci --backend pg --delete
 
 Credentials and hosts come from the environment, as the provider reads

@@ -42,6 +42,18 @@ type settingList []string
 func (l *settingList) String() string     { return strings.Join(*l, ",") }
 func (l *settingList) Set(v string) error { *l = append(*l, v); return nil }
 
+// Usage describes the backend types for the commands' usage text.
+const Usage = `  pg     Terraform's pg backend: every row of the states table. conn_str
+         and schema_name as --backend-config, else PG_CONN_STR and
+         PG_SCHEMA_NAME (default terraform_remote_state).
+  s3     Terraform's s3 backend, or an S3-compatible store: bucket, key,
+         workspace_key_prefix (default env:), region, endpoint,
+         use_path_style; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+         AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL_S3.
+  local  a working directory (--backend-config dir=PATH, default .):
+         terraform.tfstate and terraform.tfstate.d/<workspace>/terraform.tfstate.
+`
+
 // Types are the backend types --backend takes.
 var Types = []string{"pg", "s3", "local"}
 
