@@ -24,7 +24,7 @@ for p in $platforms; do
   echo "==> sweeping $p"
   rc=0
   "$work/terraform-provider-sbx" orphans --platform "$p" --owner-prefix sbx-live- \
-    --older-than "${SWEEP_OLDER_THAN:-1h}" --delete "$work/empty.tfstate" || rc=$?
+    --older-than "${SWEEP_OLDER_THAN:-1h}" --all-states --delete "$work/empty.tfstate" || rc=$?
   # 0: nothing to remove; 2: orphans found, all removed.
   if [ "$rc" != 0 ] && [ "$rc" != 2 ]; then status=1; fi
 done

@@ -20,6 +20,9 @@ import (
 //	                E2B fake and the in-process fakes; no Docker engine
 //	make test       TF_ACC=1: everything (the terraform CLI and a Docker engine)
 //
+// RequirePostgres (postgres.go) is the same for PostgreSQL's server binaries:
+// skipped without them and without TF_ACC, failed without them under TF_ACC.
+//
 // Under TF_ACC a missing requirement fails the test instead of skipping it:
 // the acceptance tiers exist to run against the real thing.
 const (

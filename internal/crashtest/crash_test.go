@@ -141,7 +141,7 @@ func crashScenario(t *testing.T, tf, bin string, env []string, kit platformtest.
 		if out, code := w.terraform("destroy", "-auto-approve", "-input=false", "-no-color"); code != 0 {
 			t.Logf("cleanup: terraform destroy: exit %d\n%s", code, out)
 		}
-		if out, code := w.orphansOf(s, "--platform", s.Name, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--delete"); code == 1 {
+		if out, code := w.orphansOf(s, "--platform", s.Name, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--all-states", "--delete"); code == 1 {
 			t.Logf("cleanup: orphans --delete: exit %d\n%s", code, out)
 		}
 	})
@@ -505,7 +505,7 @@ func (w *workdir) orphanIDs(s *site, owner string, del bool) ([]string, int) {
 	w.t.Helper()
 	args := []string{"--platform", s.Name, "--owner", owner, "--state", filepath.Join(w.dir, "terraform.tfstate"), "--format", "json"}
 	if del {
-		args = append(args, "--delete")
+		args = append(args, "--all-states", "--delete")
 	}
 	out, code := w.orphansOf(s, args...)
 	if code != 0 && code != 2 {

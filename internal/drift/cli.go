@@ -2,6 +2,7 @@ package drift
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
+	"github.com/sbxhq/terraform-provider-sbx/internal/statesource"
 )
 
 // Exit codes of the drift command.
@@ -23,6 +25,7 @@ const (
 )
 
 const usage = `Usage: terraform-provider-sbx drift [flags] STATE
+       terraform-provider-sbx drift [flags] --backend TYPE [--backend-config KEY=VALUE...]
 
 Reports every sbx_sandbox, sbx_snapshot and sbx_template in a Terraform
 state whose retention deadline (expires_at, recorded on the last refresh)
@@ -34,6 +37,16 @@ STATE is a file written by 'terraform state pull' or a .tfstate file
 '-' reads standard input:
 
   terraform state pull | terraform-provider-sbx drift -
+
+--backend reads every workspace's state straight from a Terraform backend
+instead, read-only and without taking a state lock, and each finding names
+its workspace:
+
+` + statesource.Usage + `
+  PG_CONN_STR=postgres://… terraform-provider-sbx drift --backend pg --group-by workspace
+
+A workspace that cannot be read, or whose state is not one, is an error
+naming it: the run never reports it as clean.
 
 Exit status: 0 nothing expired, 2 something expired, 1 bad flags or input.
 
@@ -52,6 +65,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock clock.
 	nowFlag := fs.String("now", "", "judge deadlines at this time (RFC 3339, e.g. 2026-05-01T12:00:00Z) instead of the current time")
 	warnFlag := fs.String("warn-before", "72h", "report deadlines this close as expiring (Go duration, or days such as 3d)")
 	format := fs.String("format", "table", "output format: table or json")
+	backend := statesource.RegisterFlags(fs)
+	var workspaces stringList
+	fs.Var(&workspaces, "workspace", "with --backend, check only this workspace (repeatable)")
+	groupBy := fs.String("group-by", "", "with --backend, 'workspace' lists the findings workspace by workspace, with each one's counts")
 
 	positional, err := cliutil.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -60,7 +77,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock clock.
 	if err != nil {
 		return fail(stderr, "%v", err) // the flag package already printed the usage
 	}
-	if len(positional) != 1 {
+	switch {
+	case backend.Set() && len(positional) > 0:
+		return fail(stderr, "--backend and a STATE argument are given together; give one")
+	case !backend.Set() && len(workspaces) > 0:
+		return fail(stderr, "--workspace needs --backend: a state file has no workspaces")
+	case *groupBy != "" && *groupBy != "workspace":
+		return fail(stderr, "invalid --group-by %q: use workspace", *groupBy)
+	case *groupBy != "" && !backend.Set():
+		return fail(stderr, "--group-by workspace needs --backend: a state file has no workspaces")
+	}
+	if !backend.Set() && len(positional) != 1 {
 		fs.Usage()
 		if len(positional) == 0 {
 			return fail(stderr, "missing STATE: give a state file, or - to read standard input")
@@ -90,31 +117,26 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock clock.
 		return fail(stderr, "invalid --warn-before %q: must not be negative", *warnFlag)
 	}
 
-	name := positional[0]
-	var in io.Reader
-	if name == "-" {
-		name = "standard input"
-		in = stdin
-	} else {
-		f, err := openState(name)
+	var rep Report
+	if backend.Set() {
+		src, err := backend.Open(getenv)
 		if err != nil {
 			return fail(stderr, "%v", err)
 		}
-		defer func() { _ = f.Close() }() // read-only: nothing to lose on close
-		in = f
-	}
-	rep, err := Detect(bufio.NewReaderSize(in, 256<<10), now, warn)
-	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return fail(stderr, "%s: %v", name, err)
+		rep, err = DetectSource(context.Background(), src, workspaces, *groupBy == "workspace", now, warn)
+		if err != nil {
+			return fail(stderr, "%v", err)
 		}
-		return fail(stderr, "cannot read %s: %v", name, err)
+	} else {
+		rep, err = detectFile(positional[0], stdin, now, warn)
+		if err != nil {
+			return fail(stderr, "%v", err)
+		}
 	}
 	if *format == "json" {
 		err = WriteJSON(stdout, rep)
 	} else {
-		err = WriteTable(stdout, rep)
+		err = WriteTable(stdout, rep, *groupBy == "workspace")
 	}
 	if err != nil {
 		return fail(stderr, "writing the report: %v", err)
@@ -123,6 +145,39 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, clock clock.
 		return ExitExpired
 	}
 	return ExitClean
+}
+
+// getenv reads the backends' variables (PG_CONN_STR, PG_SCHEMA_NAME).
+var getenv = os.Getenv
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// detectFile judges the state in the named file, or standard input for -.
+func detectFile(name string, stdin io.Reader, now time.Time, warn time.Duration) (Report, error) {
+	var in io.Reader
+	if name == "-" {
+		name = "standard input"
+		in = stdin
+	} else {
+		f, err := openState(name)
+		if err != nil {
+			return Report{}, err
+		}
+		defer func() { _ = f.Close() }() // read-only: nothing to lose on close
+		in = f
+	}
+	rep, err := Detect(bufio.NewReaderSize(in, 256<<10), now, warn)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return Report{}, fmt.Errorf("%s: %w", name, err)
+		}
+		return Report{}, fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	return rep, nil
 }
 
 func openState(name string) (*os.File, error) {

@@ -196,7 +196,7 @@ func TestMainJSONSchema(t *testing.T) {
 	if len(doc.Findings) != 4 {
 		t.Fatalf("findings = %d, want 4", len(doc.Findings))
 	}
-	keys := []string{"address", "type", "id", "platform", "status", "expires_at", "seconds_left", "rule", "action", "retention_status", "recorded_retention_status"}
+	keys := []string{"workspace", "address", "type", "id", "platform", "status", "expires_at", "seconds_left", "rule", "action", "retention_status", "recorded_retention_status"}
 	for _, f := range doc.Findings {
 		if len(f) != len(keys) {
 			t.Errorf("finding has keys %v, want exactly %v", f, keys)

@@ -91,7 +91,7 @@ func BenchmarkDrift100k(b *testing.B) {
 		if rep.Expired != want.Expired {
 			b.Fatalf("expired %d, want %d", rep.Expired, want.Expired)
 		}
-		if err := WriteTable(io.Discard, rep); err != nil {
+		if err := WriteTable(io.Discard, rep, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/cliutil"
 	"github.com/sbxhq/terraform-provider-sbx/internal/duration"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/statesource"
 )
 
 // Exit codes of the orphans command.
@@ -24,6 +25,7 @@ const (
 )
 
 const usage = `Usage: terraform-provider-sbx orphans [flags] [STATE...]
+       terraform-provider-sbx orphans [flags] --backend TYPE [--backend-config KEY=VALUE...]
 
 Lists the objects the provider made on a platform that no Terraform state
 holds, such as the boxes an apply killed mid-create left behind; with
@@ -40,7 +42,14 @@ output of 'terraform show -json'; '-' reads standard input. Give at least
 one, as an argument or with --state:
 
   terraform state pull | terraform-provider-sbx orphans --owner ci -
-  terraform-provider-sbx orphans --owner ci --state a.tfstate --state b.tfstate --delete
+  terraform-provider-sbx orphans --owner ci --state a.tfstate --state b.tfstate
+
+--backend reads every workspace's state straight from a Terraform backend,
+read-only and without taking a state lock; a workspace that cannot be read
+is an error naming it, never an empty state:
+
+` + statesource.Usage + `
+  PG_CONN_STR=postgres://… terraform-provider-sbx orphans --owner ci --backend pg --delete
 
 Credentials and hosts come from the environment, as the provider reads
 them: DOCKER_HOST (with DOCKER_TLS_VERIFY, DOCKER_CERT_PATH) for docker,
@@ -52,6 +61,13 @@ owner (other teams' and pipelines' too). With --owner, only the objects
 carrying that owner; objects with no owner label are no owner's
 (--owner= selects them). With --owner-prefix, the objects of every owner
 starting with it (the live acceptance tests' owners start with sbx-live-).
+
+--delete deletes only what is an orphan of every state: it needs the
+states read from a --backend (all its workspaces), or --all-states to say
+the states given are every state of the owner; and an owner filter
+(--owner, --owner-prefix; --owner= for the objects with no owner), so one
+run never deletes every team's objects. The report says how many
+workspaces and resources it read; run without --delete first.
 
 --delete removes sandboxes, then snapshots, then volumes, then templates.
 An object already gone is fine; one still in use is not forced. Objects no
@@ -102,7 +118,9 @@ func Main(ctx context.Context, args []string, env Env) int {
 	ownerPrefix := fs.String("owner-prefix", "", "consider only objects whose owner starts with this (instead of --owner)")
 	var states stringList
 	fs.Var(&states, "state", "a state file (repeatable; - reads standard input); states may also be given as arguments")
-	del := fs.Bool("delete", false, "remove the orphans found")
+	del := fs.Bool("delete", false, "remove the orphans found (needs --backend or --all-states, and --owner or --owner-prefix)")
+	allStates := fs.Bool("all-states", false, "the states given are every state that holds objects in scope (lets --delete run without --backend)")
+	backend := statesource.RegisterFlags(fs)
 	format := fs.String("format", "table", "output format: table or json")
 	olderThan := fs.String("older-than", "0", "leave objects made less than this long ago alone (Go duration, or days such as 2d)")
 
@@ -121,9 +139,9 @@ func Main(ctx context.Context, args []string, env Env) int {
 	})
 
 	switch {
-	case len(states) == 0:
+	case len(states) == 0 && !backend.Set():
 		fs.Usage()
-		return fail(stderr, "no state given: give the state files that hold the objects (- reads standard input); "+
+		return fail(stderr, "no state given: give the state files that hold the objects (- reads standard input), or read a backend's with --backend; "+
 			"without one every object would be an orphan")
 	case countOf(states, "-") > 1:
 		return fail(stderr, "- (standard input) is given %d times; it can be read once", countOf(states, "-"))
@@ -133,6 +151,12 @@ func Main(ctx context.Context, args []string, env Env) int {
 		return fail(stderr, "invalid --owner-prefix \"\": give the start of the owners to consider (--owner= selects the objects with no owner)")
 	case *format != "table" && *format != "json":
 		return fail(stderr, "invalid --format %q: use table or json", *format)
+	case *del && !backend.Set() && !*allStates:
+		return fail(stderr, "--delete needs every state that holds objects in scope, or it deletes the boxes of the states left out: "+
+			"read them all with --backend, or say the states given are all with --all-states")
+	case *del && !ownerSet && !prefixSet:
+		return fail(stderr, "--delete needs --owner or --owner-prefix: without one it would delete the orphans of every owner "+
+			"(other teams' and pipelines' too); --owner= selects the objects with no owner")
 	}
 	def, ok := definition(env.Platforms, *platformName)
 	if !ok {
@@ -156,13 +180,26 @@ func Main(ctx context.Context, args []string, env Env) int {
 
 	// Every state is read before anything is asked of the platform.
 	held := NewHeld()
+	source := ""
+	if backend.Set() {
+		src, err := backend.Open(getenv)
+		if err != nil {
+			return fail(stderr, "%v", err)
+		}
+		source = src.Describe()
+		if err := held.ReadSource(ctx, src); err != nil {
+			return fail(stderr, "%v", err)
+		}
+	}
 	for _, name := range states {
 		if err := held.ReadFile(name, env.Stdin); err != nil {
 			return fail(stderr, "%v", err)
 		}
 	}
 	for _, s := range held.States {
-		if s.Empty {
+		if s.Empty && s.Workspace != "" {
+			note(stderr, "%s has no state yet; every object in scope that no other state holds is an orphan", s.Name)
+		} else if s.Empty {
 			note(stderr, "%s is empty, which Terraform reads as no state (a terraform killed while writing the state leaves it so); "+
 				"every object in scope that no other state holds is an orphan", s.Name)
 		} else if s.Resources == 0 {
@@ -190,7 +227,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 	scope := Scope{Owner: *owner, OwnerPrefix: *ownerPrefix, AnyOwner: !ownerSet && !prefixSet, OlderThan: minAge, Now: now()}
 	rep := Report{Platform: plat.Name(), Scope: scope, States: held.States, Unchecked: list.Unchecked,
-		Result: Find(list.Objects, held, scope), Delete: *del}
+		Result: Find(list.Objects, held, scope), Delete: *del,
+		Source: source, AllStates: backend.Set() || *allStates, Resources: held.Resources()}
 	if *del && len(rep.Result.Orphans) > 0 {
 		rep.Removals = Remove(ctx, inv, rep.Result.Orphans)
 	}

@@ -310,7 +310,7 @@ func TestOrphansDocker(t *testing.T) {
 	}
 
 	// --delete removes the orphans, sandboxes first, and nothing else.
-	r = run(t, env, "", "--owner", ownerA, "--delete", "--format", "json", state)
+	r = run(t, env, "", "--owner", ownerA, "--delete", "--all-states", "--format", "json", state)
 	rep = jsonReportOf(t, r)
 	if r.code != ExitOrphans || rep.Summary.Failed != 0 || rep.Summary.Removed+rep.Summary.AlreadyGone != 6 {
 		t.Fatalf("--delete: exit %d, summary %+v\n%s\n%s", r.code, rep.Summary, r.stdout, r.stderr)

@@ -126,7 +126,7 @@ func TestOrphansE2BFake(t *testing.T) {
 	}
 
 	// --delete removes a's orphan only.
-	r = run(t, env, "", "--platform", "e2b", "--owner", "a", "--delete", "--format", "json", state)
+	r = run(t, env, "", "--platform", "e2b", "--owner", "a", "--delete", "--all-states", "--format", "json", state)
 	rep = jsonReportOf(t, r)
 	if r.code != ExitOrphans || len(rep.Orphans) != 1 || rep.Orphans[0].Result != "removed" || rep.Summary.Removed != 1 {
 		t.Fatalf("--delete: exit %d, report %+v\nstderr: %s", r.code, rep, r.stderr)

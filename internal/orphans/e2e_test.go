@@ -120,7 +120,7 @@ resource "sbx_sandbox" "box" {
 	}
 
 	// The state now holds only the template; the leftover is still the one orphan.
-	out, stderr, code := e.orphans(nil, "--owner", owner, "--state", stateFile, "--delete")
+	out, stderr, code := e.orphans(nil, "--owner", owner, "--state", stateFile, "--all-states", "--delete")
 	if code != ExitOrphans || !strings.Contains(string(out), left.ID[:12]) || !strings.Contains(string(out), "removed") ||
 		!strings.Contains(string(out), "1 orphan of 2 objects checked on docker") ||
 		!strings.Contains(string(out), "Removed 1, 0 already gone, 0 could not be removed.") {

@@ -22,6 +22,13 @@ type Report struct {
 	// Delete says --delete was given; Removals then follow Result.Orphans.
 	Delete   bool
 	Removals []Removal
+	// Source names the backend whose workspaces were read ("" when only
+	// files were). AllStates says the states are every state of the scope
+	// (a backend's workspaces, or --all-states); Resources counts the sbx
+	// resource instances they held.
+	Source    string
+	AllStates bool
+	Resources int
 }
 
 func (r Report) removal(i int) *Removal {
@@ -59,11 +66,32 @@ func (r Report) scopeLine() string {
 	default:
 		who = fmt.Sprintf("the objects of owner %q", r.Scope.Owner)
 	}
-	names := make([]string, len(r.States))
-	for i, s := range r.States {
-		names[i] = s.Name
+	return fmt.Sprintf("Orphans on %s: %s that no state holds; %s.", r.Platform, who, r.statesRead())
+}
+
+// statesRead says what was read: the workspaces of a backend by count (a
+// fleet has hundreds), files by name, and the resources they held.
+func (r Report) statesRead() string {
+	var parts, files []string
+	workspaces := 0
+	for _, s := range r.States {
+		if s.Workspace != "" {
+			workspaces++
+		} else {
+			files = append(files, s.Name)
+		}
 	}
-	return fmt.Sprintf("Orphans on %s: %s that no state holds; states: %s.", r.Platform, who, strings.Join(names, ", "))
+	if r.Source != "" {
+		parts = append(parts, fmt.Sprintf("%s of %s", plural(workspaces, "workspace"), r.Source))
+	}
+	if len(files) > 0 {
+		parts = append(parts, "states: "+strings.Join(files, ", "))
+	}
+	s := "read " + strings.Join(parts, " and ") + fmt.Sprintf(" (%s)", plural(r.Resources, "sbx resource"))
+	if !r.AllStates {
+		s += ", not said to be every state (--delete needs --backend or --all-states)"
+	}
+	return s
 }
 
 // The --format json schema (schema_version 1) is one object: schema_version,
@@ -96,6 +124,7 @@ type jsonKept struct {
 
 type jsonState struct {
 	Name      string `json:"name"`
+	Workspace string `json:"workspace"`
 	Format    string `json:"format"`
 	Resources int    `json:"resources"`
 }
@@ -129,6 +158,12 @@ type jsonReport struct {
 	Summary       jsonSummary     `json:"summary"`
 	Orphans       []jsonOrphan    `json:"orphans"`
 	Kept          []jsonKept      `json:"kept"`
+	// Source is the backend read ("" when only files were); the counts
+	// are what was read, and all_states says they are every state.
+	Source         string `json:"source"`
+	WorkspacesRead int    `json:"workspaces_read"`
+	ResourcesRead  int    `json:"resources_read"`
+	AllStates      bool   `json:"all_states"`
 }
 
 func toJSONObject(o platform.ManagedObject) jsonObject {
@@ -152,6 +187,7 @@ func WriteJSON(w io.Writer, r Report) error {
 		States: []jsonState{}, Unchecked: []jsonUnchecked{}, Orphans: []jsonOrphan{}, Kept: []jsonKept{},
 		Summary: jsonSummary{Checked: r.Result.Checked, Held: r.Result.Held, Orphans: len(r.Result.Orphans),
 			Kept: len(r.Result.Kept), OtherOwners: r.Result.OtherOwners, Removed: removed, AlreadyGone: gone, Failed: failed},
+		Source: r.Source, ResourcesRead: r.Resources, AllStates: r.AllStates,
 	}
 	switch {
 	case r.Scope.OwnerPrefix != "":
@@ -162,7 +198,10 @@ func WriteJSON(w io.Writer, r Report) error {
 		out.Owner = &owner
 	}
 	for _, s := range r.States {
-		out.States = append(out.States, jsonState{Name: s.Name, Format: string(s.Format), Resources: s.Resources})
+		out.States = append(out.States, jsonState{Name: s.Name, Workspace: s.Workspace, Format: string(s.Format), Resources: s.Resources})
+		if s.Workspace != "" {
+			out.WorkspacesRead++
+		}
 	}
 	for _, u := range r.Unchecked {
 		out.Unchecked = append(out.Unchecked, jsonUnchecked{Kind: u.Kind, Reason: u.Reason})

@@ -8,6 +8,7 @@ package orphans
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/statesource"
 )
 
 // resourceTypes are the provider's resources whose ids a state holds.
@@ -27,8 +29,11 @@ type StateSummary struct {
 	Format drift.Format
 	// Resources counts the sbx_* resource instances with an id.
 	Resources int
-	// Empty is a state file of no bytes, which Terraform reads as no state.
+	// Empty is a state file of no bytes, which Terraform reads as no state
+	// (or a backend's workspace with no state yet).
 	Empty bool
+	// Workspace is the backend workspace the state is ("" for a file).
+	Workspace string
 }
 
 // Held is the set of object ids the states read so far hold.
@@ -113,6 +118,33 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ReadSource reads the state of every workspace of a backend. A workspace
+// that cannot be read or is not a state is an error naming it: were it read
+// as empty, every object it holds would be an orphan.
+func (h *Held) ReadSource(ctx context.Context, src statesource.Source) error {
+	return src.Each(ctx, func(ws string, r io.Reader) error {
+		label := "workspace " + ws
+		if r == nil {
+			h.States = append(h.States, StateSummary{Name: label, Format: drift.FormatState, Empty: true, Workspace: ws})
+			return nil
+		}
+		if err := h.Read(r, label); err != nil {
+			return err
+		}
+		h.States[len(h.States)-1].Workspace = ws
+		return nil
+	})
+}
+
+// Resources is the number of sbx resource instances the states held.
+func (h *Held) Resources() int {
+	n := 0
+	for _, s := range h.States {
+		n += s.Resources
+	}
+	return n
 }
 
 // Holds reports whether a state holds o, under its id or an alias.

@@ -56,7 +56,7 @@ func (r sandboxRules) leftoverProblems(ctx context.Context, plan platform.Sandbo
 	return []platform.Problem{{Attribute: "name", Index: -1, Summary: "A sandbox of this name and owner already exists",
 		Detail: fmt.Sprintf("E2B already runs sandbox %s, made by the provider for owner %q under name = %q (create token %s), "+
 			"and no plan replaces it. If no state holds it, an apply was interrupted before saving it: import it with "+
-			"terraform import <this resource's address> %s, or remove it with terraform-provider-sbx orphans --owner %s --delete. "+
+			"terraform import <this resource's address> %s, or remove it with terraform-provider-sbx orphans --owner %s --backend <the backend of its states> --delete. "+
 			"If another state of this owner holds it, give this sandbox another name.",
 			strings.Join(ids, ", "), spec.Marks.Owner, spec.Name, strings.Join(tokens, ", "), ids[0], spec.Marks.Owner)}}
 }

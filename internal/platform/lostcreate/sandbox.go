@@ -44,7 +44,7 @@ func DescribeSandbox(name, platformTitle, marksHeld string, marks platform.Marks
 		what = fmt.Sprintf("sandbox %q", name)
 	}
 	find = fmt.Sprintf("If it was made, %s %s=%s: once %s lists it, `%s` shows it; "+
-		"delete it (the same command with --delete) or import it (terraform import <address> <sandbox id>), then apply again.",
+		"delete it (the same command with --all-states --delete, when that is every state of the owner) or import it (terraform import <address> <sandbox id>), then apply again.",
 		marksHeld, platform.LabelCreateToken, marks.CreateToken, platformTitle, OrphansCommand(marks.Owner))
 	return what, find
 }
