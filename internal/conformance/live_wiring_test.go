@@ -95,7 +95,7 @@ func TestAccLiveKitWiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	code := orphans.Main(context.Background(), []string{"--platform", "daytona", "--owner-prefix", live.Prefix, "--delete", state},
+	code := orphans.Main(context.Background(), []string{"--platform", "daytona", "--owner-prefix", live.Prefix, "--all-states", "--delete", state},
 		orphans.Env{Stdout: &stdout, Stderr: &stderr, Getenv: os.Getenv, Version: "test", Platforms: platforms.All()})
 	if code != orphans.ExitOrphans {
 		t.Fatalf("sweep: exit %d, want %d (orphans found and removed)\nstdout:\n%s\nstderr:\n%s", code, orphans.ExitOrphans, stdout.String(), stderr.String())
