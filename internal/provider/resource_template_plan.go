@@ -79,7 +79,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			return
 		}
 		unreported := templateUnreportedAttributes(plan, state)
-		taken := templateTakeOnlyBuilt(unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), unreported), state)
+		taken := unreportedTaken(readUnreported(ctx, req.Private, &resp.Diagnostics), unreported)
 		planUnreportedFromConfig(unreported, taken, r.platform.Name(), "template", "Template", state.ID.ValueString(), &resp.Diagnostics)
 		templateTakeUnreported(&state, plan, taken)
 		templateTakeRecordedBuild(&state, plan)

@@ -37,26 +37,30 @@ func templateUnreportedAttributes(plan, prior templateModel) []plannedAttribute 
 
 // templateUnreportedAfterImport is what the import of state left null for
 // want of a report: the Unreported rows left null, and the name when the
-// platform gave none.
+// platform gave none. The Dockerfile is left out for a template with no
+// finished build (a build still running, failed, or never started: an
+// apply killed while it built), so that no plan takes it from the
+// configuration and keeps a template no box can start from: the plan
+// builds it instead.
 func templateUnreportedAfterImport(table platform.Attributes, state templateModel) []string {
 	keys := unreportedAfterImport(table, templateUnreportedAttributes(state, state), nil)
+	if !templateBuilt(state) {
+		keys = slices.DeleteFunc(keys, func(key string) bool { return key == platform.AttrTemplateDockerfile })
+	}
 	if state.Name.IsNull() {
 		keys = append(keys, templateNameKey)
 	}
 	return keys
 }
 
-// templateTakeOnlyBuilt drops the Dockerfile from what an import takes
-// from the configuration when the imported template has no finished build
-// (a build still running, failed, or never started: an apply killed while
-// it built): taking it would keep a template no box can start from, so the
-// plan builds it from the configuration instead.
-func templateTakeOnlyBuilt(taken []string, state templateModel) []string {
+// templateBuilt says the template has a build boxes start from: it is
+// ready, or inactive (activated again in place).
+func templateBuilt(state templateModel) bool {
 	switch state.Status.ValueString() {
 	case platform.TemplateReady, platform.TemplateInactive:
-		return taken
+		return true
 	}
-	return slices.DeleteFunc(slices.Clone(taken), func(key string) bool { return key == platform.AttrTemplateDockerfile })
+	return false
 }
 
 // templateTakeUnreported records the taken attributes in state as planned,

@@ -22,7 +22,8 @@ var templateUnreportedTable = platform.Attributes{
 // its id and build is reported.
 func templateImported() templateModel {
 	return templateModel{ID: types.StringValue("im-1"), Name: types.StringNull(), Dockerfile: types.StringNull(),
-		Image: types.StringNull(), FromTemplate: types.StringNull(), ContextDir: types.StringNull(), ContextHash: types.StringNull()}
+		Image: types.StringNull(), FromTemplate: types.StringNull(), ContextDir: types.StringNull(), ContextHash: types.StringNull(),
+		Status: types.StringValue(platform.TemplateReady)}
 }
 
 func TestTemplateUnreportedAfterImport(t *testing.T) {
@@ -39,6 +40,11 @@ func TestTemplateUnreportedAfterImport(t *testing.T) {
 			[]string{platform.AttrTemplateDockerfile, platform.AttrTemplateImage, templateNameKey}},
 		{"a reported name is not recorded", named, []string{platform.AttrTemplateDockerfile, platform.AttrTemplateImage}},
 		{"a reported image is not recorded", adopted, []string{platform.AttrTemplateDockerfile}},
+		// An apply killed while it built left a template no box starts
+		// from: its Dockerfile is not recorded, so the plan builds it.
+		{"build unfinished", withStatus(adopted, "building"), []string{}},
+		{"build failed", withStatus(adopted, "error"), []string{}},
+		{"inactive", withStatus(adopted, platform.TemplateInactive), []string{platform.AttrTemplateDockerfile}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,27 +63,20 @@ func TestTemplateTakeUnreported(t *testing.T) {
 	plan.Dockerfile = types.StringValue("FROM alpine\n")
 	plan.ContextHash = types.StringValue("sha256:1")
 	plan.ContextDir = types.StringValue("ctx")
-	recorded := []string{platform.AttrTemplateDockerfile, templateNameKey}
 	tests := []struct {
 		name        string
-		status      string
 		recorded    []string
 		wantTaken   []string
 		wantRebuild bool
 	}{
-		{"recorded", platform.TemplateReady, recorded, recorded, false},
-		{"recorded, inactive", platform.TemplateInactive, recorded, recorded, false},
-		{"not recorded", platform.TemplateReady, nil, nil, true},
-		// An apply killed while it built left a template no box starts
-		// from: its Dockerfile is not taken, so the plan builds it.
-		{"recorded, build unfinished", "building", recorded, []string{templateNameKey}, true},
-		{"recorded, build failed", "error", recorded, []string{templateNameKey}, true},
+		{"recorded", []string{platform.AttrTemplateDockerfile, templateNameKey},
+			[]string{platform.AttrTemplateDockerfile, templateNameKey}, false},
+		{"not recorded", nil, nil, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			state := templateImported()
-			state.Status = types.StringValue(tc.status)
-			taken := templateTakeOnlyBuilt(unreportedTaken(tc.recorded, templateUnreportedAttributes(plan, state)), state)
+			taken := unreportedTaken(tc.recorded, templateUnreportedAttributes(plan, state))
 			if !reflect.DeepEqual(taken, tc.wantTaken) {
 				t.Fatalf("taken = %v, want %v", taken, tc.wantTaken)
 			}
@@ -121,4 +120,9 @@ func TestTakenAfterImport(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
+}
+
+func withStatus(m templateModel, status string) templateModel {
+	m.Status = types.StringValue(status)
+	return m
 }
