@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -18,12 +19,18 @@ import (
 func sandboxUpdateFrom(ctx context.Context, plan, state sandboxModel, taken []string, diags *diag.Diagnostics) (platform.SandboxUpdate, bool) {
 	var change platform.SandboxUpdate
 	changed := false
-	if !plan.CPUCount.Equal(state.CPUCount) || !plan.MemoryMB.Equal(state.MemoryMB) {
+	// A value an import took from the configuration is recorded, not
+	// sent: the box keeps what it was made with (a platform that resizes
+	// nothing in place would refuse it).
+	differs := func(planned, prior attr.Value, key string) bool {
+		return !planned.Equal(prior) && !slices.Contains(taken, key)
+	}
+	if differs(plan.CPUCount, state.CPUCount, platform.AttrSandboxCPUCount) || differs(plan.MemoryMB, state.MemoryMB, platform.AttrSandboxMemoryMB) {
 		cpu, mem := plan.CPUCount.ValueInt64(), plan.MemoryMB.ValueInt64()
 		change.CPUCount, change.MemoryMB = &cpu, &mem
 		changed = true
 	}
-	if !plan.DiskMB.Equal(state.DiskMB) {
+	if differs(plan.DiskMB, state.DiskMB, platform.AttrSandboxDiskMB) {
 		disk := plan.DiskMB.ValueInt64()
 		change.DiskMB = &disk
 		changed = true

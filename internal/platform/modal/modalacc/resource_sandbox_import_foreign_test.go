@@ -11,8 +11,10 @@ import (
 // the tags where the provider records what the SDK does not report: its
 // name and image. Imported into a configuration that sets template_id and
 // name, those are taken from the configuration in place, with a warning,
-// instead of replacing the box; after the apply the next plan is empty,
-// and destroy deletes the box.
+// instead of replacing the box, and so are its sizes, which Modal reports
+// for no box: the apply records them and sends nothing (Modal changes
+// nothing of a live box but its tags); after the apply the next plan is
+// empty, and destroy deletes the box.
 func TestAccModalSandboxImportForeign(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
@@ -30,14 +32,16 @@ func TestAccModalSandboxImportForeign(t *testing.T) {
 resource "sbx_sandbox" "s" {
   name        = "by-hand"
   template_id = sbx_template.t.id
+  cpu_count   = 1
+  memory_mb   = 1024
 }
 `)
 	s.MustRun("import", "-input=false", "-no-color", "sbx_sandbox.s", id)
 	plan := strings.Join(strings.Fields(s.MustRun("plan", "-input=false", "-no-color")), " ")
 	for _, want := range []string{
 		"sbx_sandbox.s will be updated in-place",
-		"Warning: Sandbox memory_snapshots, name, template_id taken from the configuration",
-		"modal does not report the memory_snapshots, name, template_id of imported sandbox " + id,
+		"Warning: Sandbox cpu_count, memory_mb, memory_snapshots, name, template_id taken from the configuration",
+		"modal does not report the cpu_count, memory_mb, memory_snapshots, name, template_id of imported sandbox " + id,
 		"Plan: 0 to add, 1 to change, 0 to destroy.",
 	} {
 		if !strings.Contains(plan, want) {
