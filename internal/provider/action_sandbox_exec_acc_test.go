@@ -48,7 +48,7 @@ action "sbx_sandbox_exec" "run" {
 // changes no state. Arguments are checked at plan time.
 func TestAccSandboxExecAction_docker(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
-	requireTerraform114(t)
+	sbxacctest.SkipBelowTerraform(t, 1, 14)
 	sbxacctest.RequireDocker(t)
 	name := acctest.RandomWithPrefix("tf-acc-exec")
 	secret := sbxacctest.Secret()

@@ -54,7 +54,7 @@ resource "terraform_data" "release" {
 // sources; an argument the platform cannot honour fails the plan, naming it.
 func TestAccSandboxSnapshotAction_docker(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no actions: Terraform ≥ 1.14 only")
-	requireTerraform114(t)
+	sbxacctest.SkipBelowTerraform(t, 1, 14)
 	sbxacctest.RequireDocker(t)
 	name := acctest.RandomWithPrefix("tf-acc-action")
 	cli := sbxacctest.DockerClient(t)

@@ -23,7 +23,7 @@ import (
 // configuration, the apply imports the three and the next plan is empty.
 func TestAccExampleBulkImport(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no list resources (list blocks, a query command): Terraform ≥ 1.14 only")
-	requireTerraform114(t)
+	sbxacctest.SkipBelowTerraform(t, 1, 14)
 	api := sbxacctest.RequireDocker(t)
 	if _, err := exec.LookPath("docker"); err != nil {
 		t.Fatalf("the example's make-volumes.sh runs the docker command line: %v", err)

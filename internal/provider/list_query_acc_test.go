@@ -54,7 +54,7 @@ func queryAccVolume(t *testing.T, name string, managed bool, labels map[string]s
 // next plan is empty.
 func TestAccListVolume_queryGenerateImport(t *testing.T) {
 	sbxacctest.SkipOnOpenTofu(t, "OpenTofu has no list resources (list blocks, a query command): Terraform ≥ 1.14 only")
-	requireTerraform114(t)
+	sbxacctest.SkipBelowTerraform(t, 1, 14)
 	sbxacctest.RequireDocker(t)
 	prefix := acctest.RandomWithPrefix("tf-acc-query")
 	const n = 20

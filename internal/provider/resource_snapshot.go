@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
+	"github.com/sbxhq/terraform-provider-sbx/internal/rest"
 )
 
 // Default timeouts: committing a large sandbox or archiving a large volume
@@ -326,7 +327,7 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	defer cancel()
 
 	// Only a snapshot the provider took is deleted (resource_snapshot_unrecorded.go).
-	if forgetUnrecorded(ctx, r.platform, req.Private, state.ID.ValueString(), sleepContext, &resp.Diagnostics) {
+	if forgetUnrecorded(ctx, r.platform, req.Private, state.ID.ValueString(), rest.SleepContext, &resp.Diagnostics) {
 		return
 	}
 	err := r.platform.Snapshots().Delete(ctx, state.ID.ValueString())
@@ -341,7 +342,7 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 // from a snapshot and has no record of the provider taking as one.
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importExisting(ctx, r.platform, "snapshot", "", func(ctx context.Context, id string) (platform.Marks, error) {
-		return snapshotToImport(ctx, r.platform.Snapshots(), id, sleepContext)
+		return snapshotToImport(ctx, r.platform.Snapshots(), id, rest.SleepContext)
 	}, req, resp)
 }
 

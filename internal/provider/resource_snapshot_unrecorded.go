@@ -45,18 +45,6 @@ const unrecordedSettle = 2 * time.Second
 // sleepFunc waits d, or until ctx ends.
 type sleepFunc func(ctx context.Context, d time.Duration) error
 
-// sleepContext is the real wait.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // readSettled reads snapshot id, and once more after unrecordedSettle
 // when the first read finds no record of it.
 func readSettled(ctx context.Context, snaps platform.SnapshotService, id string, sleep sleepFunc) (*platform.Snapshot, error) {

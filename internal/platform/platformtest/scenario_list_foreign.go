@@ -1,10 +1,8 @@
 package platformtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,7 +24,7 @@ func testListForeign(t *testing.T, in *Instance, f Factories) {
 	acctest.SkipOnOpenTofu(t, "OpenTofu has no list resources (list blocks, a query command): Terraform ≥ 1.14 only")
 	needsTemplate(t, in)
 	needs(t, makesByHand(in, KindSandbox), "a box made by hand (the kit's OutOfBand.Make models no sandbox)")
-	skipBelowTerraform114(t)
+	acctest.SkipBelowTerraform(t, 1, 14)
 	r := newRun(newHarness(in, f))
 
 	// The provider's own box, in the team's state.
@@ -126,29 +124,4 @@ func queryListed(out, addr string, ids []string) []string {
 		}
 	}
 	return got
-}
-
-// skipBelowTerraform114 skips a test that drives the CLI itself (not
-// through resource.Test, whose TerraformVersionChecks do this) on a
-// Terraform without list resources.
-func skipBelowTerraform114(t *testing.T) {
-	t.Helper()
-	tf := acctest.RequireTerraform(t)
-	out, err := exec.Command(tf, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", tf, err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("reading %s version -json: %v", tf, err)
-	}
-	var major, minor int
-	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil {
-		t.Fatalf("%s reports version %q: %v", tf, v.Version, err)
-	}
-	if major < 1 || (major == 1 && minor < 14) {
-		t.Skipf("needs Terraform ≥ 1.14 (this is %s): set %s to a newer CLI", v.Version, acctest.TerraformPathEnv)
-	}
 }

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"encoding/json"
@@ -7,17 +7,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
-// requireTerraform114 skips the test when the terraform CLI the tests run
-// (acctest.RequireTerraform) is older than 1.14, the first with list
-// resources (terraform query) and actions.
-func requireTerraform114(t *testing.T) {
+// SkipBelowTerraform skips t when the terraform CLI the tests run
+// (RequireTerraform) is older than major.minor, for a test that drives the
+// CLI itself rather than through resource.Test (whose
+// TerraformVersionChecks do this): list resources (terraform query) and
+// actions need 1.14.
+func SkipBelowTerraform(t *testing.T, major, minor int) {
 	t.Helper()
-	const major, minor = 1, 14
-	tf := sbxacctest.RequireTerraform(t)
+	tf := RequireTerraform(t)
 	out, err := exec.Command(tf, "version", "-json").Output()
 	if err != nil {
 		t.Fatalf("%s version: %v", tf, err)
@@ -38,6 +37,6 @@ func requireTerraform114(t *testing.T) {
 		t.Fatalf("%s reports version %q: %v", tf, v.Version, err)
 	}
 	if gotMajor < major || (gotMajor == major && gotMinor < minor) {
-		t.Skipf("needs Terraform ≥ %d.%d (this is %s): set %s to a newer CLI", major, minor, v.Version, sbxacctest.TerraformPathEnv)
+		t.Skipf("needs Terraform ≥ %d.%d (this is %s): set %s to a newer CLI", major, minor, v.Version, TerraformPathEnv)
 	}
 }
