@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
@@ -43,16 +45,23 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	opts := providerserver.ServeOpts{
-		Address: "registry.terraform.io/sbxhq/sbx",
-		Debug:   debug,
-	}
 	if err := silenceUnaskedLogsHere(); err != nil {
 		log.Fatal(err.Error())
 	}
 	relaxGCHere()
+	gate, err := newApplyGate(providerserver.NewProtocol6(provider.New(version)())())
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+	var serveOpts []tf6server.ServeOpt
+	if debug {
+		serveOpts = append(serveOpts, tf6server.WithManagedDebug())
+	}
 	stopProfile := startCPUProfile()
-	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	if !debug {
+		endWhenOrphaned(gate, stopProfile)
+	}
+	err = tf6server.Serve("registry.terraform.io/sbxhq/sbx", func() tfprotov6.ProviderServer { return gate }, serveOpts...)
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
