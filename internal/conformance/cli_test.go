@@ -16,6 +16,7 @@ import (
 // skips below the Terraform version it needs.
 func TestAccConformanceCLI(t *testing.T) {
 	acctest.RequireTerraform(t)
+	t.Parallel() // beside the other suites of the package but the trace test, which sets the process's environment
 	for _, e := range kits.All() {
 		t.Run(e.Kit.Name(), func(t *testing.T) {
 			t.Parallel()

@@ -42,12 +42,6 @@ func CLIScenarios() []Scenario {
 	}
 }
 
-// IsolatedScenarios are the conformance scenarios that check everything
-// the platform holds, so each needs an instance of its own: restore.
-func IsolatedScenarios() []Scenario {
-	return []Scenario{{Name: "restore", Run: testRestore}}
-}
-
 // needsTemplate skips a scenario that starts boxes on a platform that makes
 // no template (the do-nothing platform).
 func needsTemplate(t *testing.T, in *Instance) {

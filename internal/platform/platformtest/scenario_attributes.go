@@ -218,12 +218,10 @@ func (c attributeCase) path() string {
 	return c.name
 }
 
-// runRefusals runs the refusal steps: they plan and never reach the
-// platform, so a platform (or a test platform) that can create nothing
-// still runs them.
-func runRefusals(t *testing.T, h harness) {
-	t.Run("attribute_refusals", func(t *testing.T) { testAttributeRefusals(t, h) })
-}
+// refusalsName is the refusal steps' scenario name: they plan and never
+// reach the platform, so a platform (or a test platform) that can create
+// nothing still runs them.
+const refusalsName = "attribute_refusals"
 
 // testAttributeRefusals: every attribute the table refuses, and every
 // candidate value outside a row's Values, fails the plan with an error

@@ -74,14 +74,21 @@ func scenarios() []scenario {
 	}
 }
 
-// Run runs every scenario as a subtest on the started instance in, the
-// provider served by factories (built by the caller, pointed at in).
-func Run(t *testing.T, in *Instance, factories Factories) {
-	h := newHarness(in, factories)
-	runRefusals(t, h)
+// SuiteScenarios are the suite's scenarios, the attribute refusals first,
+// each to run on an instance of its own, as they must: some check
+// everything the platform holds (restore), and apart they run in parallel.
+// The provider is served by the factories the caller built for that
+// instance.
+func SuiteScenarios() []Scenario {
+	out := []Scenario{{Name: refusalsName, Run: func(t *testing.T, in *Instance, f Factories) {
+		testAttributeRefusals(t, newHarness(in, f))
+	}}}
 	for _, s := range scenarios() {
-		runScenario(t, h, s)
+		out = append(out, Scenario{Name: s.name, Run: func(t *testing.T, in *Instance, f Factories) {
+			runScenarioBody(t, newHarness(in, f), s)
+		}})
 	}
+	return append(out, Scenario{Name: "restore", Run: testRestore})
 }
 
 // RunOnly runs the named scenarios (Run's subtest names) and no others,
@@ -100,17 +107,13 @@ func RunOnly(t *testing.T, in *Instance, factories Factories, names ...string) {
 }
 
 func runScenario(t *testing.T, h harness, s scenario) {
-	t.Run(s.name, func(t *testing.T) {
-		// Every scenario but the refusals starts boxes from a template.
-		if h.TemplateConfig == nil {
-			t.Skipf("%s makes no template (its kit gives no template configuration), so there is no box to run this scenario on", h.Name)
-		}
-		s.run(t, h)
-	})
+	t.Run(s.name, func(t *testing.T) { runScenarioBody(t, h, s) })
 }
 
-// RunRefusals runs only the refusal steps: they plan and never reach the
-// platform, so a platform that can create nothing still runs them.
-func RunRefusals(t *testing.T, in *Instance, factories Factories) {
-	runRefusals(t, newHarness(in, factories))
+func runScenarioBody(t *testing.T, h harness, s scenario) {
+	// Every scenario but the refusals starts boxes from a template.
+	if h.TemplateConfig == nil {
+		t.Skipf("%s makes no template (its kit gives no template configuration), so there is no box to run this scenario on", h.Name)
+	}
+	s.run(t, h)
 }
