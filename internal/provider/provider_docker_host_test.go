@@ -67,7 +67,7 @@ func TestAccProvider_dockerHostNoAnswer(t *testing.T) {
 	host := dockerHostAccSilentEngine(t, 4*docker.AnswerTimeout)
 	secs := int(docker.AnswerTimeout / time.Second)
 	start := time.Now()
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
