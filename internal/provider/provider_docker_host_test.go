@@ -64,10 +64,13 @@ func dockerHostAccSilentEngine(t *testing.T, giveUp time.Duration) string {
 // with an error naming the host and the seconds, instead of hanging.
 func TestAccProvider_dockerHostNoAnswer(t *testing.T) {
 	acctest.RequireTerraform(t) // no engine: the host is refused or never answers
+	// In parallel with the package's other tests, but from here: the silent
+	// engine's patience starts when it does, not when a parallel test resumes.
+	t.Parallel()
 	host := dockerHostAccSilentEngine(t, 4*docker.AnswerTimeout)
 	secs := int(docker.AnswerTimeout / time.Second)
 	start := time.Now()
-	resource.ParallelTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
