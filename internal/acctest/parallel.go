@@ -6,6 +6,11 @@ import (
 	"testing"
 )
 
+// AccParallelism is how many parallel acceptance tests a package of them
+// runs at once (RunParallel): each mostly waits on terraform, on a fake or
+// on the Docker engine.
+const AccParallelism = 6
+
 // RunParallel runs a package's tests through run (m.Run, or a wrapper of it
 // such as kits.Main) with go test's -parallel at n unless the command line
 // set it, and returns run's exit code; call it from TestMain. Acceptance

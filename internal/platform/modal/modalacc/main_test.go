@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
 )
 
@@ -12,7 +13,10 @@ import (
 var modalFake *modalfake.Server
 
 // TestMain starts the fake and points Modal's SDK at it, for the whole
-// process (modalfake.RunTests).
+// process (modalfake.RunTests), and runs the package's parallel tests
+// acctest.AccParallelism at a time.
 func TestMain(m *testing.M) {
-	os.Exit(modalfake.RunTests(m, func(s *modalfake.Server) { modalFake = s }))
+	os.Exit(acctest.RunParallel(m, acctest.AccParallelism, func(m *testing.M) int {
+		return modalfake.RunTests(m, func(s *modalfake.Server) { modalFake = s })
+	}))
 }
