@@ -186,6 +186,7 @@ func (d *dockerObjects) derivedImage(ref, tag string) string {
 // images users built FROM a template (tagged or not); --delete removes the
 // orphans in dependency order and leaves everything else.
 func TestOrphansDocker(t *testing.T) {
+	t.Parallel() // its objects carry owners of its own: the engine and other runs may hold others
 	p, api := needDocker(t)
 	ctx := context.Background()
 	d := &dockerObjects{t: t, api: api}

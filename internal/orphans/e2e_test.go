@@ -27,6 +27,7 @@ import (
 // `--delete` removes the box and nothing else, a second run finds nothing,
 // and the destroy then completes.
 func TestOrphansE2E(t *testing.T) {
+	t.Parallel() // its objects carry owners of its own: the engine and other runs may hold others
 	p, api := needDocker(t)
 	tf := acctest.RequireTerraform(t)
 	e := newE2E(t, tf)

@@ -28,6 +28,7 @@ import (
 // same owner that no workspace holds, `orphans --backend --delete` removes
 // that box alone and leaves every workspace's.
 func TestFleetE2E(t *testing.T) {
+	t.Parallel() // its objects carry owners of its own: the engine and other runs may hold others
 	tf := acctest.RequireTerraform(t)
 	pg := acctest.RequirePostgres(t)
 	bin, baseEnv := acctest.ProviderBinary(t)
