@@ -15,6 +15,7 @@ import (
 // MaxOutput is cut; a paused box, a box that is gone and a command past its
 // timeout are errors saying so, and an error never shows an env value.
 func TestSandboxExec(t *testing.T) {
+	t.Parallel()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	sb := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID, State: platform.StateRunning,

@@ -14,6 +14,7 @@ import (
 // the error names the variable and masks its value, and the box that exists
 // is returned for the caller to save.
 func TestSandboxCreateErrorMasksEnvValues(t *testing.T) {
+	t.Parallel()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	name := templateTestName("box")
@@ -40,6 +41,7 @@ func TestSandboxCreateErrorMasksEnvValues(t *testing.T) {
 // last log lines, its env values masked in them (the agent quotes the
 // AGENT_FILES it cannot read), on create and on a later start alike.
 func TestSandboxExitAtOnceQuotesLogMasked(t *testing.T) {
+	t.Parallel()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	const secret = "no-separator-SECRET-4471"

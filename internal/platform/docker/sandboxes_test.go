@@ -59,6 +59,7 @@ func sandboxTestWantStatus(t *testing.T, p *Platform, sb *platform.Sandbox, id s
 }
 
 func TestSandboxStateTransitions(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")
@@ -109,6 +110,7 @@ func TestSandboxStateTransitions(t *testing.T) {
 }
 
 func TestSandboxCreateInState(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
@@ -140,6 +142,7 @@ func TestSandboxCreateInState(t *testing.T) {
 }
 
 func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
@@ -170,6 +173,7 @@ func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
 // request retried after a lost answer); any other create of the name fails
 // with a NotOwnedError, whoever made the container.
 func TestSandboxNameOwnership(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
@@ -224,6 +228,7 @@ func TestSandboxNameOwnership(t *testing.T) {
 }
 
 func TestSandboxRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")
@@ -309,6 +314,7 @@ func TestSandboxRoundTrip(t *testing.T) {
 }
 
 func TestSandboxCreateRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
@@ -353,6 +359,7 @@ func TestSandboxCreateRefusals(t *testing.T) {
 }
 
 func TestSandboxNotReadyReturnsTheBox(t *testing.T) {
+	t.Parallel()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /never")
 	name := templateTestName("box")
@@ -372,6 +379,7 @@ func TestSandboxNotReadyReturnsTheBox(t *testing.T) {
 }
 
 func TestSandboxFromSnapshotImage(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /ready")

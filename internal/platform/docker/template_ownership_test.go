@@ -158,6 +158,7 @@ func buildTestImage(t *testing.T, p *Platform, ref, dockerfile string, labels ma
 // create made it (its token); any other image there is a NotOwnedError and
 // stays as it is.
 func TestTemplateCreateRefusesATakenTag(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	dir := templateTestContext(t, "one")
@@ -201,6 +202,7 @@ func TestTemplateCreateRefusesATakenTag(t *testing.T) {
 // A rebuild removes the build its tag leaves only when the provider made it
 // for this template; a user's image found under the tag stays.
 func TestTemplateRebuildKeepsAnImageItDidNotBuild(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
@@ -238,6 +240,7 @@ func TestTemplateRebuildKeepsAnImageItDidNotBuild(t *testing.T) {
 
 // Get and Delete of images that are not templates the provider built.
 func TestTemplateForeignImages(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 
@@ -286,6 +289,7 @@ func TestTemplateForeignImages(t *testing.T) {
 // A failed build removes the images it committed, newest first, and never
 // its base image, even an untagged one.
 func TestTemplateFailedBuildCleansUp(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	baseRef := templateTestName("base") + ":1"

@@ -19,6 +19,7 @@ import (
 )
 
 func TestTemplateBuildRebuildDelete(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
@@ -128,6 +129,7 @@ func TestTemplateBuildRebuildDelete(t *testing.T) {
 }
 
 func TestTemplateRebuildKeepsImageInUse(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
@@ -179,6 +181,7 @@ func TestTemplateRebuildKeepsImageInUse(t *testing.T) {
 }
 
 func TestTemplateBrokenDockerfile(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	name := templateTestName("tpl")
@@ -229,6 +232,7 @@ func templateTestBuildContainers(t *testing.T, p *Platform, marker string) int {
 }
 
 func TestTemplateAdopt(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 
@@ -320,6 +324,7 @@ func TestTemplateAdopt(t *testing.T) {
 // the other build is standing on at that moment ("unknown parent image
 // ID"), and would at best leave the other template's history dangling.
 func TestTemplatesShareNoIntermediateImages(t *testing.T) {
+	t.Parallel()
 	p := templateTestPlatform(t)
 	ctx := t.Context()
 	dir := templateTestContext(t, "shared")
