@@ -309,8 +309,11 @@ func (o *kitOOB) volumeFile(volumeID, rel string, depth int) (string, bool) {
 // (Fly volumes carry no labels); a machine from the image f.SourceID (a
 // template's id, "<name>=<image>", names the image it records) with the
 // labels as its metadata (`fly machine run <image> --name … --metadata
-// k=v`), started, with Fly's default size. Snapshots made by hand are not
-// modelled here yet.
+// k=v`), started, with Fly's default size; a snapshot of the volume
+// f.SourceID (`fly volumes snapshots create`: POST
+// /apps/{app}/volumes/{id}/snapshots, which answers with no body, so the
+// new snapshot is found among the volume's, as `fly volumes snapshots
+// list` would show it), its id as the provider writes it, "<volume>:<snapshot>".
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
 	header := http.Header{"Authorization": {"Bearer " + kitToken}}
@@ -337,8 +340,20 @@ func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 		// --detach): what it leaves behind is a started machine.
 		o.waitStarted(t, header, out.ID)
 		return out.ID
+	case platformtest.KindSnapshot:
+		before := map[string]bool{}
+		for _, sn := range o.fake.Snapshots(f.SourceID) {
+			before[sn.ID] = true
+		}
+		platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/volumes/"+f.SourceID+"/snapshots", header, map[string]any{}, nil)
+		for _, sn := range o.fake.Snapshots(f.SourceID) {
+			if !before[sn.ID] {
+				return f.SourceID + ":" + sn.ID
+			}
+		}
+		t.Fatalf("fly kit: the snapshot taken of volume %s by hand is not among its snapshots", f.SourceID)
 	}
-	t.Fatalf("fly kit: making a %s by hand is not modelled (volumes and machines are)", f.Kind)
+	t.Fatalf("fly kit: making a %s by hand is not modelled (volumes, machines and snapshots are)", f.Kind)
 	return ""
 }
 
@@ -356,15 +371,15 @@ func (o *kitOOB) waitStarted(t *testing.T, header http.Header, id string) {
 	if err != nil {
 		t.Fatalf("fly kit: waiting for machine %s to start: %v", id, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {
 		body, _ := io.ReadAll(resp.Body)
 		t.Fatalf("fly kit: waiting for machine %s to start: %s: %s", id, resp.Status, body)
 	}
 }
 
-// MakesByHand implements platformtest.HandMaker: Make models volumes and
-// machines.
+// MakesByHand implements platformtest.HandMaker: Make models volumes,
+// machines and snapshots.
 func (o *kitOOB) MakesByHand(kind string) bool {
-	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox
+	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox || kind == platformtest.KindSnapshot
 }
