@@ -59,6 +59,14 @@ type Capabilities struct {
 	// records no source), the data sources' source filters are an error and
 	// an imported snapshot's configured source is taken as written.
 	SnapshotListsBySource bool
+	// SnapshotsByMarksOnly: an object is a snapshot to the provider only
+	// by the provider's own marks on it (Docker: an image it labelled a
+	// snapshot; Modal: the record in its source box's tags), so one taken
+	// outside the provider (`docker commit`, Modal's SDK) is no snapshot to
+	// it: its import is an error saying what it is. False where the
+	// platform holds snapshots as objects of their own, which import
+	// whoever took them.
+	SnapshotsByMarksOnly bool
 
 	// Exec: what the sbx_sandbox_exec action can do here (exec.go).
 	Exec ExecSupport

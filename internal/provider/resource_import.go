@@ -30,9 +30,17 @@ func importExisting(ctx context.Context, plat platform.Platform, kind, owner str
 	if plat != nil {
 		made, err := get(ctx, id)
 		if err != nil {
+			// An id of another kind of object says which, and how to
+			// import it.
+			what := ""
+			if platform.IsNotFound(err) {
+				if other := otherKind(ctx, plat, kind, id); other != "" {
+					what = " " + other + "."
+				}
+			}
 			resp.Diagnostics.AddError(fmt.Sprintf("Cannot import %s %s", kind, id),
-				fmt.Sprintf("%s: %s. Give the id of an existing %s (the `sbx_%s` data source finds one by name where the platform lists them).",
-					plat.Name(), err, kind, kind))
+				fmt.Sprintf("%s: %s.%s Give the id of an existing %s (the `sbx_%s` data source finds one by name where the platform lists them).",
+					plat.Name(), err, what, kind, kind))
 			return false
 		}
 		if made.CreateToken != "" {

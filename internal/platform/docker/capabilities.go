@@ -142,4 +142,6 @@ var capabilities = platform.Capabilities{
 	SnapshotSize:           true,
 	SnapshotSourceReported: true, // recorded in image labels
 	SnapshotListsBySource:  true, // by the same labels
+	// An image is a snapshot only by the provider's labels.
+	SnapshotsByMarksOnly: true,
 }

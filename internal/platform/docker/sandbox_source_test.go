@@ -35,6 +35,8 @@ func TestCheckSource(t *testing.T) {
 			`template_id "sbx/agent:latest" names image sha256:abc, which the provider did not build for template "agent" (tagged there by hand or by another tool)`},
 		{"another template's build under a template's id", "sbx/other:latest", made(kindTemplate), false, "which the provider did not build for template \"other\""},
 		{"foreign image as snapshot", "sha256:abc", map[string]string{}, true, "which the provider did not make"},
+		// docker commit copies a box's labels into the image.
+		{"box committed by hand as snapshot", "sha256:abc", made(kindSandbox), true, "a commit of one of its sandboxes made outside the provider"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,6 +47,11 @@ func describeImage(img image.InspectResponse) *notSnapshotError {
 		e.hint = fmt.Sprintf("; import a template as sbx_template, with id %q", TemplateID(name))
 	case kindSnapshotCommit:
 		e.what = fmt.Sprintf("image %s, the intermediate commit of a snapshot being taken (or of one whose create was killed)", img.ID)
+	case kindSandbox:
+		// docker commit copies a container's labels into its image: an
+		// image labelled a sandbox is a box committed by hand.
+		e.what = fmt.Sprintf("image %s (%s), a commit of one of its sandboxes made outside the provider (`docker commit` copies the sandbox's labels)", img.ID, tags)
+		e.hint = "; take a snapshot of a sandbox with sbx_snapshot.sandbox_id"
 	case kindHelper:
 		e.what = fmt.Sprintf("image %s, the provider's helper image for copying volume files", img.ID)
 	default:

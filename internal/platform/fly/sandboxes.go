@@ -511,6 +511,15 @@ func toSandbox(m *machine) *platform.Sandbox {
 	if sb.Name == "" {
 		sb.Name = m.Name
 	}
+	if sb.TemplateID == "" {
+		// No record of the provider's (a machine made by flyctl or the
+		// API): its template is its image. A Fly template is a record in
+		// state of an image reference, and an image alone is the id of the
+		// unnamed template of that image (parseTemplateID), so configured
+		// as template_id it starts the same machine: the import of a
+		// machine made by hand plans no replacement.
+		sb.TemplateID = m.Config.Image
+	}
 	for k, v := range m.Config.Metadata {
 		if k == labelTemplate {
 			continue

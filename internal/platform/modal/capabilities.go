@@ -146,6 +146,8 @@ func capabilities() platform.Capabilities {
 		SnapshotSize:           false,
 		SnapshotSourceReported: true,
 		SnapshotListsBySource:  true,
+		// Modal lists no snapshots: an Image is one only by that record.
+		SnapshotsByMarksOnly: true,
 
 		// Sandbox.Exec through the task command router (sandbox_exec.go).
 		Exec: execSupport,

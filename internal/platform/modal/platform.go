@@ -73,7 +73,7 @@ func New(cfg Config) (*Platform, error) {
 		// The SDK logs requests and errors that may carry a sandbox's
 		// environment; nothing of it reaches the provider's logs.
 		Logger:                slog.New(slog.NewTextHandler(io.Discard, nil)),
-		GRPCUnaryInterceptors: []grpc.UnaryClientInterceptor{recordImageIDs},
+		GRPCUnaryInterceptors: []grpc.UnaryClientInterceptor{recordImageIDs, recordListed},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("modal: %w", translate(err))

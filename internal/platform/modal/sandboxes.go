@@ -194,7 +194,11 @@ func (s *sandboxes) Get(ctx context.Context, id string) (*platform.Sandbox, erro
 	if err != nil {
 		return nil, err
 	}
-	return sandboxOf(id, tags), nil
+	box := sandboxOf(id, tags)
+	if err := s.foreignListed(ctx, box); err != nil {
+		return nil, err
+	}
+	return box, nil
 }
 
 // liveTags are the tags of a running box; a finished one is a NotFoundError.
@@ -271,7 +275,10 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 	if !filter.AnyMaker {
 		want[platform.LabelManaged] = "true"
 	}
-	listed, err := s.p.client.Sandboxes.List(ctx, &modal.SandboxListParams{AppID: app.AppID, Tags: want})
+	// The recorder keeps what each answer reports of a box beyond its id
+	// (listed.go): a foreign box's name and image.
+	rec := &listedRecorder{}
+	listed, err := s.p.client.Sandboxes.List(withListedRecorder(ctx, rec), &modal.SandboxListParams{AppID: app.AppID, Tags: want})
 	if err != nil {
 		return nil, fmt.Errorf("listing Modal sandboxes: %w", translate(err))
 	}
@@ -291,6 +298,9 @@ func (s *sandboxes) List(ctx context.Context, filter platform.SandboxFilter) ([]
 		// Modal filters by tags already; checking again keeps a lenient server honest.
 		if platform.MatchLabels(tags, want) {
 			box := sandboxOf(sb.SandboxID, tags)
+			if b, ok := rec.box(sb.SandboxID); ok {
+				withListed(box, b)
+			}
 			box.Managed = tags[platform.LabelManaged] == "true"
 			out = append(out, *box)
 		}

@@ -49,8 +49,11 @@ type HandMaker interface {
 }
 
 // makesByHand reports whether in's out-of-band hooks make objects of kind.
-func makesByHand(in *Instance, kind string) bool {
-	m, ok := in.OutOfBand.(HandMaker)
+func makesByHand(in *Instance, kind string) bool { return handMakes(in.OutOfBand, kind) }
+
+// handMakes reports whether the out-of-band hooks oob make objects of kind.
+func handMakes(oob OutOfBand, kind string) bool {
+	m, ok := oob.(HandMaker)
 	return ok && m.MakesByHand(kind)
 }
 

@@ -69,6 +69,7 @@ func scenarios() []scenario {
 		{"import", testImport},
 		{"import_held_elsewhere", testImportHeldElsewhere},
 		{"import_foreign", testImportForeign},
+		{"import_foreign_snapshot", testImportForeignSnapshot},
 		{"import_built_template", testImportBuiltTemplate},
 		{"saved_plan", testSavedPlan},
 	}

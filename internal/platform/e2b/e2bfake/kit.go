@@ -277,8 +277,9 @@ func (o *kitOOB) ReadVolumeFile(t *testing.T, volumeID, p string) (string, bool)
 // Make makes a volume, or a sandbox (POST /sandboxes with templateID
 // f.SourceID and the metadata f.Labels, as the SDK's Sandbox.create does:
 // an E2B box has no name), through E2B's API with a plain request, as
-// another client would: E2B volumes carry no labels. Snapshots made by
-// hand are not modelled here yet.
+// another client would: E2B volumes carry no labels. A snapshot is taken
+// of the sandbox f.SourceID (POST /sandboxes/{id}/snapshots, the SDK's
+// Sandbox.createSnapshot), named f.Name where one is given.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
 	header := http.Header{"X-Api-Key": {kitKey}}
@@ -299,13 +300,23 @@ func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 		}
 		platformtest.PostJSON(t, o.fake.URL()+"/sandboxes", header, body, &out)
 		return out.SandboxID
+	case platformtest.KindSnapshot:
+		body := map[string]any{}
+		if f.Name != "" {
+			body["name"] = f.Name
+		}
+		var out struct {
+			SnapshotID string `json:"snapshotID"`
+		}
+		platformtest.PostJSON(t, o.fake.URL()+"/sandboxes/"+f.SourceID+"/snapshots", header, body, &out)
+		return out.SnapshotID
 	}
-	t.Fatalf("e2b kit: making a %s by hand is not modelled (volumes and sandboxes are)", f.Kind)
+	t.Fatalf("e2b kit: making a %s by hand is not modelled (volumes, sandboxes and snapshots are)", f.Kind)
 	return ""
 }
 
-// MakesByHand implements platformtest.HandMaker: Make models volumes and
-// sandboxes.
+// MakesByHand implements platformtest.HandMaker: Make models volumes,
+// sandboxes and snapshots.
 func (o *kitOOB) MakesByHand(kind string) bool {
-	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox
+	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox || kind == platformtest.KindSnapshot
 }

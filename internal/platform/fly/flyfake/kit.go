@@ -2,6 +2,7 @@ package flyfake
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"path"
 	"strings"
@@ -303,18 +304,82 @@ func (o *kitOOB) volumeFile(volumeID, rel string, depth int) (string, bool) {
 	return "", false
 }
 
-// Make makes a volume through the Machines API with a plain request, as
-// flyctl would (1 GB, in the fake's default region): Fly volumes carry no
-// labels. Machines and snapshots made by hand are not modelled here yet.
+// Make makes a volume or a machine through the Machines API with a plain
+// request, as flyctl would: a volume of 1 GB in the fake's default region
+// (Fly volumes carry no labels); a machine from the image f.SourceID (a
+// template's id, "<name>=<image>", names the image it records) with the
+// labels as its metadata (`fly machine run <image> --name … --metadata
+// k=v`), started, with Fly's default size; a snapshot of the volume
+// f.SourceID (`fly volumes snapshots create`: POST
+// /apps/{app}/volumes/{id}/snapshots, which answers with no body, so the
+// new snapshot is found among the volume's, as `fly volumes snapshots
+// list` would show it), its id as the provider writes it, "<volume>:<snapshot>".
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
-	if f.Kind != platformtest.KindVolume {
-		t.Fatalf("fly kit: making a %s by hand is not modelled (volumes are)", f.Kind)
-	}
+	header := http.Header{"Authorization": {"Bearer " + kitToken}}
 	var out struct {
 		ID string `json:"id"`
 	}
-	platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/volumes", http.Header{"Authorization": {"Bearer " + kitToken}},
-		map[string]any{"name": f.Name, "size_gb": 1, "region": "iad"}, &out)
-	return out.ID
+	switch f.Kind {
+	case platformtest.KindVolume:
+		platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/volumes", header,
+			map[string]any{"name": f.Name, "size_gb": 1, "region": "iad"}, &out)
+		return out.ID
+	case platformtest.KindSandbox:
+		image := f.SourceID
+		if _, img, ok := strings.Cut(image, "="); ok {
+			image = img
+		}
+		cfg := map[string]any{"image": image}
+		if len(f.Labels) > 0 {
+			cfg["metadata"] = f.Labels
+		}
+		platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/machines", header,
+			map[string]any{"name": f.Name, "region": "iad", "config": cfg}, &out)
+		// `fly machine run` waits for the machine to start (unless
+		// --detach): what it leaves behind is a started machine.
+		o.waitStarted(t, header, out.ID)
+		return out.ID
+	case platformtest.KindSnapshot:
+		before := map[string]bool{}
+		for _, sn := range o.fake.Snapshots(f.SourceID) {
+			before[sn.ID] = true
+		}
+		platformtest.PostJSON(t, o.fake.URL()+"/v1/apps/"+kitApp+"/volumes/"+f.SourceID+"/snapshots", header, map[string]any{}, nil)
+		for _, sn := range o.fake.Snapshots(f.SourceID) {
+			if !before[sn.ID] {
+				return f.SourceID + ":" + sn.ID
+			}
+		}
+		t.Fatalf("fly kit: the snapshot taken of volume %s by hand is not among its snapshots", f.SourceID)
+	}
+	t.Fatalf("fly kit: making a %s by hand is not modelled (volumes, machines and snapshots are)", f.Kind)
+	return ""
+}
+
+// waitStarted waits, as flyctl does after a create, with GET
+// /apps/{app}/machines/{id}/wait?state=started.
+func (o *kitOOB) waitStarted(t *testing.T, header http.Header, id string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet,
+		o.fake.URL()+"/v1/apps/"+kitApp+"/machines/"+id+"/wait?state=started&timeout=60", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header.Clone()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("fly kit: waiting for machine %s to start: %v", id, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("fly kit: waiting for machine %s to start: %s: %s", id, resp.Status, body)
+	}
+}
+
+// MakesByHand implements platformtest.HandMaker: Make models volumes,
+// machines and snapshots.
+func (o *kitOOB) MakesByHand(kind string) bool {
+	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox || kind == platformtest.KindSnapshot
 }

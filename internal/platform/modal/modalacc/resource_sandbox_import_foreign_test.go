@@ -8,13 +8,14 @@ import (
 )
 
 // A box made outside the provider (Modal's own SDK or CLI) carries none of
-// the tags where the provider records what the SDK does not report: its
-// name and image. Imported into a configuration that sets template_id and
-// name, those are taken from the configuration in place, with a warning,
-// instead of replacing the box, and so are its sizes, which Modal reports
-// for no box: the apply records them and sends nothing (Modal changes
-// nothing of a live box but its tags); after the apply the next plan is
-// empty, and destroy deletes the box.
+// the tags where the provider records what the SDK does not report. Its
+// name and image are read from its app's list (SandboxInfo), the image as
+// its template, so a configuration naming them plans no replacement; its
+// sizes and memory snapshot setting, which Modal reports for no box, are
+// taken from the configuration in place, with a warning: the apply records
+// them and sends nothing (Modal changes nothing of a live box but its
+// tags); after the apply the next plan is empty, and destroy deletes the
+// box.
 func TestAccModalSandboxImportForeign(t *testing.T) {
 	acctest.RequireTerraform(t)
 	t.Parallel()
@@ -40,8 +41,8 @@ resource "sbx_sandbox" "s" {
 	plan := strings.Join(strings.Fields(s.MustRun("plan", "-input=false", "-no-color")), " ")
 	for _, want := range []string{
 		"sbx_sandbox.s will be updated in-place",
-		"Warning: Sandbox cpu_count, memory_mb, memory_snapshots, name, template_id taken from the configuration",
-		"modal does not report the cpu_count, memory_mb, memory_snapshots, name, template_id of imported sandbox " + id,
+		"Warning: Sandbox cpu_count, memory_mb, memory_snapshots taken from the configuration",
+		"modal does not report the cpu_count, memory_mb, memory_snapshots of imported sandbox " + id,
 		"Plan: 0 to add, 1 to change, 0 to destroy.",
 	} {
 		if !strings.Contains(plan, want) {

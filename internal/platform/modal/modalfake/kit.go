@@ -406,8 +406,8 @@ func (img *image) registryPull() bool {
 
 // Make makes a volume (a Modal volume's id in state is its name) or a
 // sandbox of the kit's app from the image f.SourceID as another client
-// would; Modal volumes carry no labels, and a sandbox made by hand has no
-// tags. Snapshots made by hand are not modelled here yet.
+// would; Modal volumes carry no labels. Snapshots made by hand are not
+// modelled here yet.
 func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	t.Helper()
 	switch f.Kind {
@@ -415,7 +415,7 @@ func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 		o.ws.CreateVolume(f.Name)
 		return f.Name
 	case platformtest.KindSandbox:
-		id, err := o.ws.CreateSandbox(kitApp, f.Name, f.SourceID)
+		id, err := o.makeSandbox(f)
 		if err != nil {
 			t.Fatalf("modal kit: making a sandbox by hand: %v", err)
 		}
@@ -423,4 +423,42 @@ func (o *kitOOB) Make(t *testing.T, f platformtest.Foreign) string {
 	}
 	t.Fatalf("modal kit: making a %s by hand is not modelled (volumes and sandboxes are)", f.Kind)
 	return ""
+}
+
+// MakesByHand implements platformtest.HandMaker: Make models volumes and
+// sandboxes.
+func (o *kitOOB) MakesByHand(kind string) bool {
+	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox
+}
+
+// makeSandbox makes a box as a user's own program on Modal's SDK would:
+// the app looked up by name, the image by id, a create with the SDK's
+// defaults (300 s timeout) and the name, then the labels set as tags with
+// SandboxTagsSet (the SDKs' set_tags / SetTags), none of the provider's.
+func (o *kitOOB) makeSandbox(f platformtest.Foreign) (string, error) {
+	ctx := context.Background()
+	client, err := modalsdk.NewClientWithOptions(&modalsdk.ClientParams{TokenID: o.ws.TokenID(), TokenSecret: o.ws.TokenSecret()})
+	if err != nil {
+		return "", err
+	}
+	defer client.Close()
+	app, err := client.Apps.FromName(ctx, kitApp, &modalsdk.AppFromNameParams{CreateIfMissing: true})
+	if err != nil {
+		return "", err
+	}
+	img, err := client.Images.FromID(ctx, f.SourceID, nil)
+	if err != nil {
+		return "", err
+	}
+	sb, err := client.Sandboxes.Create(ctx, app, img, &modalsdk.SandboxCreateParams{Name: f.Name})
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = sb.Detach() }()
+	if len(f.Labels) > 0 {
+		if err := sb.SetTags(ctx, f.Labels, nil); err != nil {
+			return sb.SandboxID, err
+		}
+	}
+	return sb.SandboxID, nil
 }

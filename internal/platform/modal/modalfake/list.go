@@ -75,6 +75,11 @@ func hasTags(have, want map[string]string) bool {
 	return true
 }
 
+// info is a box as a list reports it (SandboxInfo, modal-api.proto;
+// platform-apis.md, Sandboxes: List): among the rest its name and image_id,
+// the image its definition was made from (a box restored from a memory
+// snapshot keeps its original's definition, so its image). Only a list
+// reports these: no read of one box does.
 func (sb *sandbox) info() *pb.SandboxInfo {
 	ti := pb.TaskInfo_builder{SandboxId: sb.id, Result: sb.result}
 	if sb.scheduled() {
