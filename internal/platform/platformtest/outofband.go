@@ -48,6 +48,14 @@ type HandMaker interface {
 	MakesByHand(kind string) bool
 }
 
+// TemplateChanger is an OutOfBand that can change a template behind the
+// provider's back as another client of the platform would (Docker: another
+// image tagged with the template's id, as `docker build -t` does). It
+// returns the id of what it put there, which the provider must leave alone.
+type TemplateChanger interface {
+	ChangeTemplate(t *testing.T, templateID string) (foreignID string)
+}
+
 // makesByHand reports whether in's out-of-band hooks make objects of kind.
 func makesByHand(in *Instance, kind string) bool { return handMakes(in.OutOfBand, kind) }
 

@@ -16,16 +16,19 @@ import (
 // applied.
 type savedPlanCase struct {
 	name string
-	// lacks says what the platform lacks for the case ("" when it has it).
-	lacks         func(platform.Capabilities) string
+	// lacks says what the platform (or its kit) lacks for the case (""
+	// when it has it).
+	lacks         func(h harness) string
 	base, planned func(r run) string
 	// change acts out of band on the objects of base; ids are the state's
-	// ids by resource type.
-	change func(t *testing.T, h harness, ids func(typ string) string)
+	// ids by resource type. It returns the ids of the objects it made,
+	// which must survive the applies and the destroy (nil: none).
+	change func(t *testing.T, h harness, ids func(typ string) string) (foreign []string)
 }
 
 // savedPlanCases: a box deleted or paused, a volume deleted, a snapshot
-// deleted, each under a saved plan that needs it.
+// deleted, a template changed by hand, each under a saved plan that needs
+// it.
 var savedPlanCases = []savedPlanCase{
 	{
 		name:  "sandbox_deleted",
@@ -34,8 +37,9 @@ var savedPlanCases = []savedPlanCase{
 		planned: func(r run) string {
 			return r.config(r.template(), r.sandbox("s", "  state = "+fmt.Sprintf("%q", otherState(r.h.Capabilities))))
 		},
-		change: func(t *testing.T, h harness, ids func(string) string) {
+		change: func(t *testing.T, h harness, ids func(string) string) []string {
 			h.OutOfBand.Delete(t, KindSandbox, ids("sbx_sandbox"))
+			return nil
 		},
 	},
 	{
@@ -45,14 +49,15 @@ var savedPlanCases = []savedPlanCase{
 		planned: func(r run) string {
 			return r.config(r.template(), r.sandbox("s", `  env = { SAVED = "plan" }`))
 		},
-		change: func(t *testing.T, h harness, ids func(string) string) {
+		change: func(t *testing.T, h harness, ids func(string) string) []string {
 			h.OutOfBand.SetSandboxState(t, ids("sbx_sandbox"), platform.SandboxState(otherState(h.Capabilities)))
+			return nil
 		},
 	},
 	{
 		name: "volume_deleted",
-		lacks: func(c platform.Capabilities) string {
-			if !c.Accepts(platform.AttrSandboxVolumeMount) {
+		lacks: func(h harness) string {
+			if !h.Capabilities.Accepts(platform.AttrSandboxVolumeMount) {
 				return "volume mounts (sandbox.volume_mount)"
 			}
 			return ""
@@ -62,14 +67,16 @@ var savedPlanCases = []savedPlanCase{
 			return r.config(r.template(), r.volume("v"),
 				r.sandbox("s", "  volume_mount {\n    volume_id = sbx_volume.v.id\n    path      = \"/data\"\n  }"))
 		},
-		change: func(t *testing.T, h harness, ids func(string) string) {
+		change: func(t *testing.T, h harness, ids func(string) string) []string {
 			h.OutOfBand.Delete(t, KindVolume, ids("sbx_volume"))
+			return nil
 		},
 	},
 	{
 		name: "snapshot_deleted",
-		lacks: func(c platform.Capabilities) string {
-			kind := platform.SnapshotKind(run{h: harness{Capabilities: c}}.sandboxSnapshotKind())
+		lacks: func(h harness) string {
+			c := h.Capabilities
+			kind := platform.SnapshotKind(run{h: h}.sandboxSnapshotKind())
 			if !c.Accepts(platform.AttrSnapshotSandboxID) || !c.Accepts(platform.AttrSandboxFromSnapshotID) ||
 				!c.SnapshotDelete || slices.Contains(c.SnapshotUndeletableKinds, kind) {
 				return "sandbox snapshots that can be deleted and restored (SandboxSnapshot, SandboxFromSnapshot, SnapshotDelete)"
@@ -87,8 +94,30 @@ var savedPlanCases = []savedPlanCase{
 }
 `)
 		},
-		change: func(t *testing.T, h harness, ids func(string) string) {
+		change: func(t *testing.T, h harness, ids func(string) string) []string {
 			h.OutOfBand.Delete(t, KindSnapshot, ids("sbx_snapshot"))
+			return nil
+		},
+	},
+	{
+		// A new box planned from a template someone then changed by hand:
+		// no box may start from what was put under the template's id (the
+		// saved apply fails naming it, or starts the box from the
+		// provider's build); the next plan rebuilds the template, and the
+		// hand-made object is never removed.
+		name: "template_changed",
+		lacks: func(h harness) string {
+			if _, ok := h.OutOfBand.(TemplateChanger); !ok {
+				return "changing a template by hand (the kit's OutOfBand is no TemplateChanger)"
+			}
+			return ""
+		},
+		base: func(r run) string { return r.config(r.template(), r.sandbox("s")) },
+		planned: func(r run) string {
+			return r.config(r.template(), r.sandbox("s"), r.sandbox("s2"))
+		},
+		change: func(t *testing.T, h harness, ids func(string) string) []string {
+			return []string{h.OutOfBand.(TemplateChanger).ChangeTemplate(t, ids("sbx_template"))}
 		},
 	},
 }
@@ -101,7 +130,8 @@ func otherState(c platform.Capabilities) string {
 	return "stopped"
 }
 
-func lacksOtherState(c platform.Capabilities) string {
+func lacksOtherState(h harness) string {
+	c := h.Capabilities
 	if !c.AcceptsValue(platform.AttrSandboxState, "paused") && !c.AcceptsValue(platform.AttrSandboxState, "stopped") {
 		return "pausing or stopping sandboxes"
 	}
@@ -124,7 +154,8 @@ var brokenApply = []string{
 func testSavedPlan(t *testing.T, h harness) {
 	for _, c := range savedPlanCases {
 		t.Run(c.name, func(t *testing.T) {
-			if why := c.lacks(h.Capabilities); why != "" {
+			t.Parallel() // each case has names of its own
+			if why := c.lacks(h); why != "" {
 				needs(t, false, why)
 			}
 			r := newRun(h)
@@ -141,7 +172,7 @@ func testSavedPlan(t *testing.T, h harness) {
 			}
 			w.WriteFile("main.tf", c.planned(r))
 			w.MustRun("plan", "-out=saved.tfplan", "-input=false", "-no-color")
-			c.change(t, h, ids)
+			foreign := c.change(t, h, ids)
 
 			out, err := w.Run("apply", "-input=false", "-no-color", "saved.tfplan")
 			for _, broken := range brokenApply {
@@ -174,6 +205,11 @@ func testSavedPlan(t *testing.T, h harness) {
 					if h.OutOfBand.Exists(t, kind, id) {
 						t.Errorf("the %s %s is still on the platform after destroy", kind, id)
 					}
+				}
+			}
+			for _, id := range foreign {
+				if !h.OutOfBand.Exists(t, KindTemplate, id) {
+					t.Errorf("%s, made by hand, is gone: the provider removed what it did not make", id)
 				}
 			}
 		})

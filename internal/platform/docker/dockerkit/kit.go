@@ -226,6 +226,35 @@ func (o *kitOOB) MakesByHand(kind string) bool {
 	return kind == platformtest.KindVolume || kind == platformtest.KindSandbox || kind == platformtest.KindSnapshot
 }
 
+// ChangeTemplate implements platformtest.TemplateChanger: an image that is
+// not the provider's build (an empty one, which no box can run) is tagged
+// with the template's id, as `docker build -t sbx/<name>:latest` of another
+// Dockerfile would. The test removes it when it ends.
+func (o *kitOOB) ChangeTemplate(t *testing.T, templateID string) string {
+	t.Helper()
+	ctx := context.Background()
+	var empty bytes.Buffer
+	if err := tar.NewWriter(&empty).Close(); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := o.api.ImageImport(ctx, image.ImportSource{Source: &empty, SourceName: "-"}, templateID, image.ImportOptions{})
+	if err != nil {
+		t.Fatalf("docker import as %s: %v", templateID, err)
+	}
+	_, _ = io.Copy(io.Discard, rc)
+	_ = rc.Close()
+	img, err := o.api.ImageInspect(ctx, templateID)
+	if err != nil {
+		t.Fatalf("docker inspect %s: %v", templateID, err)
+	}
+	t.Cleanup(func() {
+		_, _ = o.api.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true})
+	})
+	return img.ID
+}
+
+var _ platformtest.TemplateChanger = (*kitOOB)(nil)
+
 func (o *kitOOB) madeByHand() map[string]string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
