@@ -38,7 +38,9 @@ func unreportedOf(tags map[string]string) []string {
 }
 
 // withListed completes a box made outside the provider with what a list
-// reported of it: its name, and its image as its template. Whether an
+// reported of it: its name, its image as its template, and its deadline
+// (made at, plus its timeout), which drift and the plan judge as for any
+// box. Whether an
 // Image is a filesystem snapshot is known by the provider's own record
 // only (the from-snapshot tag of the boxes it restores; Modal reports an
 // image id alone), so a foreign box's image is its template: configured
@@ -49,6 +51,12 @@ func withListed(sb *platform.Sandbox, b listedBox) {
 		return
 	}
 	sb.Name = b.Name
+	if !b.CreatedAt.IsZero() {
+		sb.CreatedAt, sb.StartedAt = b.CreatedAt, b.CreatedAt
+		if b.Timeout > 0 {
+			sb.ExpiresAt = b.CreatedAt.Add(b.Timeout)
+		}
+	}
 	unreported := []string{platform.AttrSandboxMemorySnapshots}
 	if sb.TemplateID = b.ImageID; sb.TemplateID == "" {
 		unreported = append(unreported, platform.AttrSandboxTemplateID)

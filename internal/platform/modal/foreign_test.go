@@ -55,6 +55,11 @@ func TestSandboxForeignReported(t *testing.T) {
 				if tt.wantTmpl && got.TemplateID != tpl {
 					t.Errorf("%s: template %q, want the image it was made from, %q", how, got.TemplateID, tpl)
 				}
+				// Modal ends a box at its timeout (the SDK's default, 5
+				// minutes, for the box made by hand): the deadline is known.
+				if tt.wantName && (got.CreatedAt.IsZero() || got.ExpiresAt.Sub(got.CreatedAt) != defaultSandboxTimeout) {
+					t.Errorf("%s: made at %v, expires at %v: want a deadline %v after it was made", how, got.CreatedAt, got.ExpiresAt, defaultSandboxTimeout)
+				}
 			}
 			check("Get", *got)
 			if !tt.settled {

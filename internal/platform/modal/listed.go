@@ -3,6 +3,7 @@ package modal
 import (
 	"context"
 	"sync"
+	"time"
 
 	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
 	"google.golang.org/grpc"
@@ -16,12 +17,17 @@ const (
 )
 
 // listedBox is what Modal reports of a box in a list's answer alone
-// (SandboxInfo, modal-api.proto): its name and the image it was made from.
-// The SDK reduces a list to ids and no other RPC reports either, so a
-// recorder keeps them from the answers as they pass.
+// (SandboxInfo, modal-api.proto): its name, the image it was made from,
+// when it was made and its timeout. The SDK reduces a list to ids and no
+// other RPC reports these, so a recorder keeps them from the answers as
+// they pass.
 type listedBox struct {
-	Name    string
-	ImageID string
+	Name      string
+	ImageID   string
+	CreatedAt time.Time
+	// Timeout is the box's lifetime, after which Modal ends it (the
+	// default, 5 minutes, when its maker set none); 0 when unreported.
+	Timeout time.Duration
 }
 
 // listedRecorder keeps the SandboxInfo of every box the lists made under
@@ -38,7 +44,11 @@ func (r *listedRecorder) record(infos []*pb.SandboxInfo) {
 		r.boxes = map[string]listedBox{}
 	}
 	for _, info := range infos {
-		r.boxes[info.GetId()] = listedBox{Name: info.GetName(), ImageID: info.GetImageId()}
+		b := listedBox{Name: info.GetName(), ImageID: info.GetImageId(), Timeout: time.Duration(info.GetTimeoutSecs()) * time.Second}
+		if at := info.GetCreatedAt(); at > 0 {
+			b.CreatedAt = time.Unix(0, int64(at*1e9)).UTC()
+		}
+		r.boxes[info.GetId()] = b
 	}
 }
 
