@@ -28,6 +28,7 @@ func emptyID(attr, quoted, kind string) []string {
 func badRows() []row {
 	long64 := strings.Repeat("a", 64)
 	long256 := strings.Repeat("v", 256)
+	long300 := strings.Repeat("n", 300)
 	reserved := func(key string) []string {
 		return w(`labels: the key "`+key+`" starts with "sbx.terraform.", which is reserved`, "Use another key.")
 	}
@@ -50,6 +51,14 @@ func badRows() []row {
 		// E2B's volume names have no '.', which the schema allows.
 		{category: "names", name: "e2b_volume_dot", platform: e2b, config: vol(`name = "data.v1"`),
 			want: w(`name = "data.v1": e2b volume names are letters, digits, '_' and '-' only.`, `Use a name such as "data-v1".`)},
+		{category: "names", name: "sandbox_unicode", platform: docker, config: named(docker, "données"), want: boxName("données")},
+		{category: "names", name: "volume_emoji", platform: e2b, config: vol(`name = "vol-😀"`), want: volName("vol-😀")},
+		{category: "names", name: "volume_300", platform: docker, config: vol(`name = "` + long300 + `"`),
+			want: w("Attribute name string length must be at most 255, got: 300")},
+		{category: "names", name: "template_300", platform: e2b, config: tpl("name  = \"" + long300 + "\"\nimage = \"alpine:3.20\""),
+			want: w("Attribute name string length must be at most 128, got: 300")},
+		{category: "names", name: "fly_volume_dot", platform: fly, config: vol(`name = "data.v1"`),
+			want: w(`name = "data.v1": a Fly volume name is 1 to 30 letters, digits and underscores (no '-' or '.'). Use, for example, "data_v1".`)},
 		{category: "names", name: "volume_empty", platform: daytona, config: vol(`name = ""`), want: w(`name = ""`, volName("")[0])},
 		{category: "names", name: "template_uppercase", platform: e2b, config: tpl("name  = \"Agent\"\nimage = \"alpine:3.20\""),
 			want: w("Attribute name must be lowercase letters and digits, optionally separated by single '.', '_' or '-'", "got: Agent")},
@@ -115,6 +124,12 @@ func badRows() []row {
 		// Durations.
 		{category: "durations", name: "words", platform: e2b, config: box(e2b, `timeout = "5 minutes"`),
 			want: w(`timeout = "5 minutes": not a duration; use a positive duration such as 1h, 90m or 7d.`)},
+		{category: "durations", name: "no_unit", platform: e2b, config: box(e2b, `timeout = "90"`),
+			want: w(`timeout = "90": not a duration; use a positive duration such as 1h, 90m or 7d.`)},
+		{category: "durations", name: "weeks", platform: modal, config: box(modal, `timeout = "1w"`),
+			want: w(`timeout = "1w": not a duration; use a positive duration such as 1h, 90m or 7d.`)},
+		{category: "durations", name: "fraction_over_max", platform: e2b, config: box(e2b, `timeout = "1.5h"`),
+			want: w(`timeout = "1.5h" is above the maximum of 1h on e2b. Set timeout to 1h or less.`)},
 		{category: "durations", name: "negative", platform: e2b, config: box(e2b, `timeout = "-1h"`),
 			want: w(`timeout = "-1h": must be positive; use a positive duration such as 1h, 90m or 7d.`)},
 		{category: "durations", name: "zero", platform: modal, config: box(modal, `idle_timeout = "0s"`),
@@ -159,6 +174,12 @@ func badRows() []row {
 			want: w(`volume_mount[0].path = "data" is not an absolute path: a mount path must start with /, e.g. /data.`)},
 		{category: "mounts", name: "root_path", platform: daytona, config: box(daytona, mount("vol-1", "/")),
 			want: w(`volume_mount[0].path = "/" would mount over the sandbox's root filesystem: choose a directory such as /data.`)},
+		{category: "mounts", name: "path_dotdot", platform: e2b, config: box(e2b, mount("vol-1", "/data/../etc")),
+			want: w(`volume_mount[0].path = "/data/../etc" is not a clean path: it mounts at /etc. Write path = "/etc" (no .., . or //).`)},
+		{category: "mounts", name: "path_dot", platform: docker, config: box(docker, mount("vol-1", "/data/./x")),
+			want: w(`volume_mount[0].path = "/data/./x" is not a clean path: it mounts at /data/x. Write path = "/data/x"`)},
+		{category: "mounts", name: "path_double_slash", platform: modal, config: box(modal, mount("vol-1", "/data//x")),
+			want: w(`volume_mount[0].path = "/data//x" is not a clean path: it mounts at /data/x. Write path = "/data/x"`)},
 		{category: "mounts", name: "duplicate_path", platform: modal, config: box(modal, mount("vol-1", "/data")+"\n"+mount("vol-2", "/data")),
 			want: w(`volume_mount[0].path and volume_mount[1].path both mount at "/data". Each volume_mount needs its own path.`)},
 		{category: "mounts", name: "subpath_dotdot", platform: daytona, config: box(daytona, mount("vol-1", "/data", `subpath = "a/../../b"`)),
@@ -334,6 +355,12 @@ func badRows() []row {
 			config: vol(`name = "retries"`), want: w("Attribute max_retries value must be between 0 and 20, got: -1")},
 		{category: "provider", name: "bad_docker_host", platform: docker, inner: []string{`host = "ftp://build-host"`},
 			config: vol(`name = "host"`), want: w(`docker.host = "ftp://build-host" uses the scheme "ftp://", which is not supported: use unix://`, "tcp://", "ssh://")},
+		{category: "provider", name: "docker_host_no_socket", platform: docker, inner: []string{`host = "unix://"`}, config: vol(`name = "host"`),
+			want: w(`docker.host = "unix://" is not an engine address; write scheme://address: unix://`)},
+		{category: "provider", name: "docker_host_no_host", platform: docker, inner: []string{`host = "tcp://"`}, config: vol(`name = "host"`),
+			want: w(`docker.host = "tcp://" is not an engine address`)},
+		{category: "provider", name: "docker_host_bad_port", platform: docker, inner: []string{`host = "tcp://host:notaport"`}, config: vol(`name = "host"`),
+			want: w(`docker.host = "tcp://host:notaport" is not a valid tcp:// address`, `invalid port ":notaport" after host`)},
 		{category: "provider", name: "bad_tier", platform: e2b, inner: []string{`tier = "enterprise"`},
 			config: vol(`name = "tier"`), want: w(`Attribute e2b.tier value must be one of: ["base" "pro"], got: "enterprise"`)},
 		{category: "provider", name: "modal_bad_throttle_wait", platform: modal, inner: []string{`max_throttle_wait = "forever"`},

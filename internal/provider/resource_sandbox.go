@@ -267,7 +267,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 							Validators:          []validator.String{objectIDValidator("volume")},
 						},
 						"path": schema.StringAttribute{
-							MarkdownDescription: "Absolute path inside the sandbox to mount the volume at, e.g. `/data`.",
+							MarkdownDescription: "Absolute path inside the sandbox to mount the volume at, e.g. `/data`; written clean (no `..`, `.` or `//` segments) and not `/`.",
 							Required:            true,
 							Validators:          []validator.String{sandboxMountPathValidator()},
 						},

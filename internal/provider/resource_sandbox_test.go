@@ -414,6 +414,10 @@ func TestSandboxMountPathValidator(t *testing.T) {
 		{"./data", "is not an absolute path"},
 		{"/", "root filesystem"},
 		{"//", "root filesystem"},
+		{"/data/..", "root filesystem"},
+		{"/data/../etc", `is not a clean path: it mounts at /etc. Write path = "/etc"`},
+		{"/data/./x", "it mounts at /data/x"},
+		{"/data//x", "it mounts at /data/x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

@@ -14,11 +14,13 @@ import (
 	pathpkg "path"
 )
 
-// sandboxMountPathValidator requires volume_mount.path to be an absolute
-// path other than "/": every platform mounts at an absolute path, and none
-// can mount over the root filesystem.
+// sandboxMountPathValidator requires volume_mount.path to be a clean
+// absolute path other than "/": every platform mounts at an absolute path,
+// none can mount over the root filesystem, and a path with "..", "." or
+// "//" mounts somewhere else than it reads (/data/../etc mounts over /etc).
+// A trailing slash names the same directory, so it is let through.
 func sandboxMountPathValidator() validator.String {
-	return stringRule{description: "must be an absolute path other than /", summary: "Invalid mount path", sep: " ",
+	return stringRule{description: "must be a clean absolute path other than /", summary: "Invalid mount path", sep: " ",
 		problem: sandboxMountPathProblem}
 }
 
@@ -29,6 +31,8 @@ func sandboxMountPathProblem(p string) string {
 		return "is not an absolute path: a mount path must start with /, e.g. /data"
 	case pathpkg.Clean(p) == "/":
 		return "would mount over the sandbox's root filesystem: choose a directory such as /data"
+	case pathpkg.Clean(p) != strings.TrimSuffix(p, "/"):
+		return fmt.Sprintf("is not a clean path: it mounts at %s. Write path = %q (no .., . or //)", pathpkg.Clean(p), pathpkg.Clean(p))
 	}
 	return ""
 }
