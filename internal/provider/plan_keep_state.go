@@ -21,10 +21,11 @@ type keptString struct {
 // is nothing to keep, and a replacement is a create to Terraform, which
 // plans the new object again with no prior state.
 //
-// One pass, because the framework walks the whole object, twice, for each
-// attribute that has a plan modifier (its value at the path, then the
-// plan set back at the path); ModifyPlan holds plan and state decoded
-// already, and reads the configuration's attributes once.
+// One pass, because each modifier the framework calls converts the
+// attribute's config, plan and state values and builds a request and a
+// logging context for it, per attribute per object; ModifyPlan holds plan
+// and state decoded already and reads the configuration's root attributes
+// once.
 func keepStateForUnknown(config tftypes.Value, attrs ...keptString) {
 	configured, ok := rootAttributes(config)
 	if !ok {

@@ -93,7 +93,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 
 // stateKeptByModifyPlan is a computed attribute without its plan
 // modifiers: ModifyPlan keeps its state (sandboxKeepState), in one pass
-// for all of them instead of the framework's walk for each.
+// for all of them instead of one framework modifier call for each.
 func stateKeptByModifyPlan(a schema.StringAttribute) schema.StringAttribute {
 	a.PlanModifiers = nil
 	return a
