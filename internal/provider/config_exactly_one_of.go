@@ -12,10 +12,10 @@ import (
 // root, with a fast path for the configuration it accepts: the framework's
 // validator matches each path expression against the whole configuration
 // before it reads a value, a walk per attribute per resource that showed
-// in the plan's profile. When every one of the attributes is known and
-// exactly one is set, nothing is wrong and nothing is walked; any other
-// configuration (none set, several, an unknown) goes to ExactlyOneOf,
-// whose diagnostics stay the ones users see.
+// in the plan's profile. Where ExactlyOneOf would say nothing (one set,
+// or none known but one unknown) nothing is walked; any other
+// configuration (none set, several) goes to ExactlyOneOf, whose
+// diagnostics stay the ones users see.
 type exactlyOneOfRoot struct {
 	names []string
 	full  resource.ConfigValidator
@@ -40,28 +40,33 @@ func (v exactlyOneOfRoot) MarkdownDescription(ctx context.Context) string {
 }
 
 func (v exactlyOneOfRoot) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	if v.exactlyOneKnown(req) {
+	if v.nothingToSay(req) {
 		return
 	}
 	v.full.ValidateResource(ctx, req, resp)
 }
 
-// exactlyOneKnown reports whether the configuration holds every one of
-// the attributes known and exactly one of them not null.
-func (v exactlyOneOfRoot) exactlyOneKnown(req resource.ValidateConfigRequest) bool {
+// nothingToSay reports whether ExactlyOneOf would accept the configuration
+// without a word: at most one of the attributes is set to a known value,
+// and either one is or another is unknown (a reference not yet resolved,
+// such as sbx_template.t.id before the template exists, which ExactlyOneOf
+// leaves to the plan of known values).
+func (v exactlyOneOfRoot) nothingToSay(req resource.ValidateConfigRequest) bool {
 	attrs, ok := rootAttributes(req.Config.Raw)
 	if !ok || attrs == nil {
 		return false
 	}
-	set := 0
+	set, unknown := 0, 0
 	for _, n := range v.names {
 		a, found := attrs[n]
-		if !found || !a.IsKnown() {
+		switch {
+		case !found:
 			return false
-		}
-		if !a.IsNull() {
+		case !a.IsKnown():
+			unknown++
+		case !a.IsNull():
 			set++
 		}
 	}
-	return set == 1
+	return set == 1 || (set == 0 && unknown > 0)
 }
