@@ -29,7 +29,7 @@ func TestExactlyOneOfRootIsExactlyOneOf(t *testing.T) {
 			m.TemplateID, m.FromSnapshotID = tv, sv
 			st, _ := sandboxTestSchemaOf(t, r)
 			sandboxTestMustSet(t, st.Set(ctx, m))
-			req := resource.ValidateConfigRequest{Config: tfsdk.Config{Schema: st.Schema, Raw: st.Raw}}
+			req := resource.ValidateConfigRequest{Config: tfsdk.Config(st)}
 			var got, want resource.ValidateConfigResponse
 			fast.ValidateResource(ctx, req, &got)
 			full.ValidateResource(ctx, req, &want)

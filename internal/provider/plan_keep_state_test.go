@@ -130,7 +130,7 @@ func TestSandboxModifyPlanKeepsState(t *testing.T) {
 			cfgModel.Name = tt.configName
 			cfgState, _ := sandboxTestSchemaOf(t, r)
 			sandboxTestMustSet(t, cfgState.Set(ctx, cfgModel))
-			config := tfsdk.Config{Schema: cfgState.Schema, Raw: cfgState.Raw}
+			config := tfsdk.Config(cfgState)
 
 			resp := resource.ModifyPlanResponse{Plan: pl}
 			r.ModifyPlan(ctx, resource.ModifyPlanRequest{Config: config, Plan: pl, State: st}, &resp)
