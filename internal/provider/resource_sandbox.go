@@ -9,16 +9,13 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -89,6 +86,17 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 		resp.Schema.Attributes[name] = a
 	}
 	resp.Schema.Attributes["status_since"] = sandboxStatusSinceAttribute()
+	if a, ok := resp.Schema.Attributes["platform"].(schema.StringAttribute); ok {
+		resp.Schema.Attributes["platform"] = stateKeptByModifyPlan(a)
+	}
+}
+
+// stateKeptByModifyPlan is a computed attribute without its plan
+// modifiers: ModifyPlan keeps its state (sandboxKeepState), in one pass
+// for all of them instead of one framework modifier call for each.
+func stateKeptByModifyPlan(a schema.StringAttribute) schema.StringAttribute {
+	a.PlanModifiers = nil
+	return a
 }
 
 // sandboxBaseSchema is sbx_sandbox without its lifecycle and retention
@@ -118,7 +126,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 			"replacement. The same holds for every attribute the platform does not report back (each says so), " +
 			"`volume_mount` included; `status_since` is the import time where the platform does not report it.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("sandbox"),
+			"id": stateKeptByModifyPlan(idAttribute("sandbox")),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the sandbox on the platform (1–63 characters: letters, digits, `_`, `.`, `-`; " +
 					"starting with a letter or digit). When omitted the platform picks one. A box is never taken over by its " +
@@ -134,7 +142,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 					// configuration (resource_sandbox_unreported.go).
 					stringRequiresReplaceUnlessTaken(platform.AttrSandboxName,
 						"Changing the name replaces the sandbox, except when an import could not read it."),
-					stringplanmodifier.UseStateForUnknown(),
+					// Its state is kept by ModifyPlan (sandboxKeepState).
 				},
 				Validators: []validator.String{
 					stringvalidator.RegexMatches(sandboxNamePattern,
@@ -177,9 +185,9 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				MarkdownDescription: withPlatformNotes("The region the sandbox runs in. When omitted the provider's or the "+
 					"platform's default region applies, and this reads the region the sandbox got (null where the "+
 					"platform has no regions).", defs, platform.AttrSandboxRegion),
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Optional: true,
+				Computed: true,
+				// Its state is kept by ModifyPlan (sandboxKeepState).
 			},
 			"cpu_count": schema.Int64Attribute{
 				CustomType: wholeNumber,
@@ -248,7 +256,7 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				MarkdownDescription: "The platform's own word for the sandbox's state (e.g. `exited`, `created`).",
 				Computed:            true,
 			},
-			"created_at": computedString("When the sandbox was created (RFC 3339)."),
+			"created_at": stateKeptByModifyPlan(computedString("When the sandbox was created (RFC 3339).")),
 			"started_at": schema.StringAttribute{
 				MarkdownDescription: "When the sandbox last started (RFC 3339); null if it never started.",
 				Computed:            true,
@@ -308,7 +316,7 @@ func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureReq
 
 func (r *sandboxResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
 	return append([]resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("template_id"), path.MatchRoot("from_snapshot_id")),
+		newExactlyOneOfRoot("template_id", "from_snapshot_id"),
 	}, sandboxEnvWOValidators()...)
 }
 

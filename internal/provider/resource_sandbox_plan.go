@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -26,16 +27,24 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	planned := plan
+	var state sandboxModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		// What UseStateForUnknown would keep, kept first, so everything
+		// below sees the plan as it did with the modifiers.
+		sandboxKeepState(&plan, state, req.Config)
+	}
 	if r.platform == nil {
 		// A plan before the provider is configured: from_snapshot_id
 		// replaces the box on any change, as the schema would say.
-		if !req.State.Raw.IsNull() {
-			var state sandboxModel
-			resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-			if !resp.Diagnostics.HasError() && r.fromSnapshotReplaces(ctx, plan, &state, &resp.Diagnostics) {
-				resp.RequiresReplace.Append(pathSandboxFromSnapshotID)
-			}
+		if !req.State.Raw.IsNull() && r.fromSnapshotReplaces(ctx, plan, &state, &resp.Diagnostics) {
+			resp.RequiresReplace.Append(pathSandboxFromSnapshotID)
 		}
+		resp.Diagnostics.Append(setPlanIfChanged(ctx, &resp.Plan, planned, plan)...)
 		return
 	}
 	caps := r.platform.Capabilities()
@@ -47,7 +56,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.State.Raw.IsNull() {
 		planAttributes(caps.Attributes, name, sandboxAttributes(plan, nil), &resp.Diagnostics)
 	}
-	withWO := sandboxWithEnvWO(ctx, plan, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics)
+	// env_wo is read from the configuration once: a path walk of its own.
+	wo := sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics)
+	withWO := sandboxWithEnvWO(ctx, plan, wo, &resp.Diagnostics)
 	sandboxCheckRules(ctx, r.platform, withWO, req.State.Raw.IsNull(), r.owner, r.boxes.ids(), &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if caps.VolumeMountsExclusive {
@@ -64,11 +75,6 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 
-	var state sandboxModel
-	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	// A lost snapshot keeps the box (resource_sandbox_snapshot_lost.go).
 	if r.fromSnapshotReplaces(ctx, plan, &state, &resp.Diagnostics) {
 		resp.RequiresReplace.Append(pathSandboxFromSnapshotID)
@@ -76,8 +82,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	planned := plan
-	sandboxEnvWOHeld(ctx, &state, plan, sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics), &resp.Diagnostics)
+	sandboxEnvWOHeld(ctx, &state, plan, wo, &resp.Diagnostics)
 	// name and template_id join the table's attributes only for what an
 	// import took from the configuration; attrs shares their changed priors.
 	attrs := sandboxAttributes(plan, &state)
@@ -102,6 +107,21 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	sandboxPlanComputed(&plan, state)
 	sandboxPlanRetention(&plan, &state, len(decision.replace) > 0 || sandboxReplacing(plan, state), name, rs, &resp.Diagnostics)
 	resp.Diagnostics.Append(setPlanIfChanged(ctx, &resp.Plan, planned, plan)...)
+}
+
+// sandboxKeepState keeps, in one pass, the state of the computed
+// attributes whose value only the platform gives (id, name, region,
+// created_at, platform) where the plan leaves them unknown: what one
+// UseStateForUnknown modifier on each did (keepStateForUnknown). state is
+// the prior state of a box that exists.
+func sandboxKeepState(plan *sandboxModel, state sandboxModel, config tfsdk.Config) {
+	keepStateForUnknown(config.Raw,
+		keptString{name: "id", planned: &plan.ID, prior: state.ID},
+		keptString{name: "name", planned: &plan.Name, prior: state.Name},
+		keptString{name: "region", planned: &plan.Region, prior: state.Region},
+		keptString{name: "created_at", planned: &plan.CreatedAt, prior: state.CreatedAt},
+		keptString{name: "platform", planned: &plan.Platform, prior: state.Platform},
+	)
 }
 
 // sandboxAttributes are a box's configurable attributes for the platform's
