@@ -11,7 +11,7 @@ import (
 // scenarioParallelism is how many scenarios run at once unless -parallel
 // says otherwise: each runs on an instance of its own and mostly waits on
 // terraform, on its fake or on the Docker engine.
-const scenarioParallelism = 8
+const scenarioParallelism = 6
 
 // TestMain starts the Modal fake the Modal kit's instances are workspaces
 // of (kits.Main) and runs the scenarios scenarioParallelism at a time.
