@@ -174,19 +174,21 @@ summary() {
     /^    [^ ].*\.go:[0-9]+: / && cur !~ /\// { msg = $0; sub(/^ +/, "", msg); last[cur] = msg; next }
     /^--- SKIP: / { n = $3; printf "  skip %-60s %s\n", n, last[n] }
   ' "$log" | sort
-  # A failed test's own output: the last lines it (or its subtests) logged,
-  # so a failure is readable where only this summary is kept.
+  # A failed test's own output: the last lines each failed test (or
+  # subtest: parallel scenarios interleave) logged under its own name, so a
+  # failure is readable where only this summary is kept.
   awk -v keep=40 '
-    /^=== (RUN|CONT|NAME|PAUSE) / { cur = $3; sub(/\/.*/, "", cur); next }
-    /^    / && cur != "" { buf[cur, n[cur]++ % keep] = $0; next }
-    /^--- FAIL: / {
+    /^=== (RUN|CONT|NAME|PAUSE) / { cur = $3; next }
+    /^ *--- FAIL: / {
       t = $3
       if (t in done) next
       done[t] = 1
+      if (!n[t]) { printf "  fail %s\n", t; next }
       printf "  fail %s, its last lines:\n", t
       start = n[t] > keep ? n[t] - keep : 0
       for (i = start; i < n[t]; i++) print "    " buf[t, i % keep]
     }
+    /^    / && cur != "" { buf[cur, n[cur]++ % keep] = $0; next }
   ' "$log"
 }
 
