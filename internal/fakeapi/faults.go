@@ -1,6 +1,8 @@
 package fakeapi
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strings"
 	"time"
@@ -32,6 +34,24 @@ type Fault struct {
 	// Answer, when set, builds the reply sent instead of handling the
 	// request; route is the operation as the spec writes it.
 	Answer func(route string) Reply
+	// SparesRetry lets a request through when the same request (method,
+	// URI and body) drew a fault last time; the fault waits for the next
+	// request. A client's retry then never draws faults twice in a row,
+	// however concurrent requests interleave on the route's queue.
+	SparesRetry bool
+}
+
+// acts reports whether f does anything to a request: a queued zero Fault
+// lets its request through, as a place in a sequence.
+func (f Fault) acts() bool {
+	return f.Latency > 0 || f.DropBeforeHandling || f.DropAfterHandling || f.AnswerLatency > 0 || f.Answer != nil
+}
+
+// RequestKey names a request for Fault.SparesRetry: its method, URI and a
+// digest of its body, the same for a client's retries of it.
+func RequestKey(r *http.Request, body []byte) string {
+	sum := sha256.Sum256(body)
+	return r.Method + " " + r.URL.RequestURI() + " " + hex.EncodeToString(sum[:8])
 }
 
 type pendingFault struct {
@@ -77,18 +97,29 @@ func (a *API) Requests(route string) int {
 	return a.counts[NormalizeRoute(route)]
 }
 
-// TakeFault uses up one hit of the first fault queued for route.
-func (a *API) TakeFault(route string) (Fault, bool) {
+// TakeFault uses up one hit of the first fault queued for route, for the
+// request named request (RequestKey; "" for none).
+func (a *API) TakeFault(route, request string) (Fault, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	queue := a.faults[route]
 	if len(queue) == 0 {
+		delete(a.faulted, request)
 		return Fault{}, false
 	}
 	f := queue[0]
+	if f.SparesRetry && f.acts() && request != "" && a.faulted[request] {
+		delete(a.faulted, request)
+		return Fault{}, false
+	}
 	f.left--
 	if f.left == 0 {
 		a.faults[route] = queue[1:]
+	}
+	if f.acts() && request != "" {
+		a.faulted[request] = true
+	} else {
+		delete(a.faulted, request)
 	}
 	return f.Fault, true
 }

@@ -46,9 +46,43 @@ func TestFaultQueue(t *testing.T) {
 				}
 			}
 			for i, want := range tc.want {
-				f, ok := api.TakeFault(tc.take)
+				f, ok := api.TakeFault(tc.take, "")
 				if got := map[bool]time.Duration{true: f.Latency, false: -1}[ok]; got != want {
 					t.Fatalf("take %d: %v, want %v", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// A fault that spares retries skips a request whose last try drew a
+// fault, and waits for the next request: however requests interleave, a
+// retry never meets two faults in a row. Zero faults (places in a sequence)
+// are taken by anyone; without SparesRetry a retry takes the next fault.
+func TestFaultSparesRetry(t *testing.T) {
+	drop := Fault{DropBeforeHandling: true, SparesRetry: true}
+	cases := []struct {
+		name   string
+		inject []Fault
+		takes  []string // request keys, in order
+		want   []bool   // whether each take drew a fault that acts
+	}{
+		{"a retry is spared, the next request takes the fault", []Fault{drop, drop}, []string{"a", "a", "b"}, []bool{true, false, true}},
+		{"spared once: the try after draws again", []Fault{drop, drop}, []string{"a", "a", "a"}, []bool{true, false, true}},
+		{"a zero fault is taken by a retry", []Fault{drop, {SparesRetry: true}, drop}, []string{"a", "a", "b"}, []bool{true, false, true}},
+		{"without SparesRetry a retry takes it", []Fault{{DropBeforeHandling: true}, {DropBeforeHandling: true}}, []string{"a", "a"}, []bool{true, true}},
+		{"a request with no key is never spared", []Fault{drop, drop}, []string{"", ""}, []bool{true, true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newMini(t, t, nil).api
+			for _, f := range tc.inject {
+				api.Inject("GET /items/{id}", f)
+			}
+			for i, key := range tc.takes {
+				f, ok := api.TakeFault("GET /items/{id}", key)
+				if got := ok && f.acts(); got != tc.want[i] {
+					t.Fatalf("take %d (request %q): drew a fault %v, want %v", i, key, got, tc.want[i])
 				}
 			}
 		})

@@ -52,7 +52,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	fault, faulted := a.TakeFault(key)
+	fault, faulted := a.TakeFault(key, RequestKey(r, body))
 	if faulted && !a.BeforeHandling(w, r, input, key, fault) {
 		return
 	}

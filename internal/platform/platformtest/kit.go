@@ -255,6 +255,11 @@ type Fault struct {
 	// Latency is how long FaultLatency holds a request, or FaultSlowAnswer
 	// an answer.
 	Latency time.Duration
+	// SparesRetry lets a request through when the same request (a
+	// client's retry of it) drew a fault last time; the fault waits for
+	// the next request. A retry then never meets two faults in a row,
+	// however concurrent requests interleave on the route's queue.
+	SparesRetry bool
 }
 
 // Faults reaches into a fake's answers. Routes are the fake's own: REST

@@ -45,6 +45,10 @@ type Fault struct {
 	// Latency is waited (really, inside the fake) before anything else; a
 	// client that gives up meanwhile finds its request unhandled.
 	Latency time.Duration
+	// SparesRetry lets the same request (method, URI, body) through when
+	// it drew a fault last time; the fault waits for the next request
+	// (fakeapi.Fault.SparesRetry).
+	SparesRetry bool
 }
 
 // Inject queues a fault for a route written as the spec writes it, e.g.
@@ -52,7 +56,7 @@ type Fault struct {
 // are used in the order they were injected.
 func (s *Server) Inject(route string, f Fault) {
 	s.api.Inject(route, fakeapi.Fault{Times: f.Times, Latency: f.Latency,
-		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, AnswerLatency: f.AnswerLatency, Answer: f.answer()})
+		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, AnswerLatency: f.AnswerLatency, Answer: f.answer(), SparesRetry: f.SparesRetry})
 }
 
 // Requests counts the requests that reached a route (faulted ones included).

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // uploadPrefix is where the fake stores build-file tars. E2B answers
@@ -24,7 +26,7 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 		s.writeRaw(w, r, errorReply(http.StatusMethodNotAllowed, "upload with PUT or POST"))
 		return
 	}
-	fault, faulted := s.api.TakeFault(key)
+	fault, faulted := s.api.TakeFault(key, fakeapi.RequestKey(r, nil)) // the URL names the file by its hash
 	if faulted && !s.api.BeforeHandling(w, r, nil, key, fault) {
 		return
 	}

@@ -34,6 +34,10 @@ type Fault struct {
 	AnswerLatency time.Duration
 	// Latency is waited (really, inside the fake) before anything else.
 	Latency time.Duration
+	// SparesRetry lets the same request (method, URI, body) through when
+	// it drew a fault last time; the fault waits for the next request
+	// (fakeapi.Fault.SparesRetry).
+	SparesRetry bool
 }
 
 type afterFault struct {
@@ -60,7 +64,7 @@ func (s *Server) Inject(route string, f Fault) {
 		return
 	}
 	s.api.Inject(route, fakeapi.Fault{Times: f.Times, Latency: f.Latency,
-		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, AnswerLatency: f.AnswerLatency, Answer: f.answer()})
+		DropBeforeHandling: f.DropBeforeHandling, DropAfterHandling: f.DropAfterHandling, AnswerLatency: f.AnswerLatency, Answer: f.answer(), SparesRetry: f.SparesRetry})
 }
 
 // Requests counts the requests that reached a route (faulted ones included).

@@ -117,6 +117,13 @@ func (f kitFaults) Inject(route string, x platformtest.Fault) { f.fake.Inject(ro
 func (f kitFaults) Hits(route string) int { return f.fake.Requests(route) }
 
 func kitFault(f platformtest.Fault) Fault {
+	out := kitFaultKind(f)
+	out.SparesRetry = f.SparesRetry
+	return out
+}
+
+// kitFaultKind is the fake's fault of f's kind.
+func kitFaultKind(f platformtest.Fault) Fault {
 	switch f.Kind {
 	case platformtest.FaultRateLimit:
 		return Fault{Status: http.StatusTooManyRequests, RetryAfter: "1", Times: f.Times}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // Routes Fly serves that the 2023 spec lacks (or writes otherwise). Their
@@ -70,7 +72,7 @@ func (s *Server) serveOffSpec(w http.ResponseWriter, r *http.Request, route stri
 		s.api.WriteRaw(w, r, errorReply(http.StatusBadRequest, "request does not match the API: %s", msg).wire())
 		return
 	}
-	fault, faulted := s.api.TakeFault(route)
+	fault, faulted := s.api.TakeFault(route, fakeapi.RequestKey(r, body))
 	if faulted && !s.api.BeforeHandling(w, r, nil, route, fault) {
 		return
 	}

@@ -59,6 +59,11 @@ type Step struct {
 	// its context's error, the change made): the window an interrupted
 	// client lands in (unary calls; a stream is let through).
 	HoldAnswer time.Duration
+	// SparesRetry lets a unary call through when the call with its
+	// idempotency key (the SDK's retries keep it) drew a fault last time;
+	// the step waits for the next call. A retry then never draws faults
+	// twice in a row, however concurrent calls interleave on the sequence.
+	SparesRetry bool
 }
 
 // fates counts the fates s sets.
@@ -145,10 +150,10 @@ type afterActing struct {
 // step, else the first setter's fault pending. An error answers the call
 // without acting; after says what becomes of the answer once the handler
 // acted (unary calls only).
-func (w *Workspace) begin(ctx context.Context, method string, unary bool) (after afterActing, err error) {
+func (w *Workspace) begin(ctx context.Context, method, key string, unary bool) (after afterActing, err error) {
 	w.s.mu.Lock()
 	w.calls[method]++
-	st, stepped := w.nextStep(method)
+	st, stepped := w.nextStep(method, key)
 	if !stepped {
 		st = w.pendingFault(method)
 	}
@@ -174,14 +179,26 @@ func (w *Workspace) begin(ctx context.Context, method string, unary bool) (after
 	return afterActing{drop: w.takeDrop(method)}, nil
 }
 
-// nextStep pops method's next Sequence step; w.s.mu held.
-func (w *Workspace) nextStep(method string) (Step, bool) {
+// nextStep pops method's next Sequence step for the call with idempotency
+// key ("" for a stream); w.s.mu held.
+func (w *Workspace) nextStep(method, key string) (Step, bool) {
 	q := w.sequences[method]
 	if len(q) == 0 {
+		delete(w.faulted, key)
+		return Step{}, false
+	}
+	st := q[0]
+	if st.SparesRetry && st.fates() > 0 && key != "" && w.faulted[key] {
+		delete(w.faulted, key)
 		return Step{}, false
 	}
 	w.sequences[method] = q[1:]
-	return q[0], true
+	if st.fates() > 0 && key != "" {
+		w.faulted[key] = true
+	} else {
+		delete(w.faulted, key)
+	}
+	return st, true
 }
 
 // pendingFault takes the first setter's fault pending for method, as a

@@ -398,6 +398,29 @@ func TestSequence(t *testing.T) {
 	}
 }
 
+// A step that spares retries lets the retry of a call that drew a fault
+// (its idempotency key) through and waits for the next call.
+func TestSequenceSparesRetry(t *testing.T) {
+	const method = "VolumeGetOrCreate"
+	w := srv.NewWorkspace(t)
+	cp, with := rawClient(t, w)
+	w.Sequence(method, Step{Code: codes.Unavailable, SparesRetry: true}, Step{Code: codes.Unavailable, SparesRetry: true})
+	for i, st := range []struct {
+		key  string
+		want codes.Code
+	}{
+		{"a", codes.Unavailable},
+		{"a", codes.OK}, // a retry: spared, the step waits
+		{"b", codes.Unavailable},
+		{"c", codes.OK}, // the sequence is used up
+	} {
+		_, err := cp.VolumeGetOrCreate(with(ctxOf(t), st.key), createData())
+		if got := status.Code(err); got != st.want {
+			t.Fatalf("call %d (key %q): %v, want %s", i+1, st.key, err, st.want)
+		}
+	}
+}
+
 // A Step has one fate at most.
 func TestSequenceRefusesTwoFates(t *testing.T) {
 	w := srv.NewWorkspace(t)

@@ -208,6 +208,13 @@ func (f kitFaults) Inject(method string, x platformtest.Fault) {
 func (f kitFaults) Hits(method string) int { return f.ws.Calls(method) }
 
 func kitStep(f platformtest.Fault) Step {
+	st := kitStepKind(f)
+	st.SparesRetry = f.SparesRetry
+	return st
+}
+
+// kitStepKind is the fake's step of f's kind.
+func kitStepKind(f platformtest.Fault) Step {
 	switch f.Kind {
 	case platformtest.FaultRateLimit:
 		return Step{Code: codes.ResourceExhausted, RetryAfter: kitRetryAfter}

@@ -196,7 +196,7 @@ func (s *Server) controlStream(srv any, ss grpc.ServerStream, info *grpc.StreamS
 // acting (faults.go), replay or act, remember the answer under the
 // idempotency key, maybe drop it.
 func (s *Server) dispatch(ctx context.Context, w *Workspace, method, key string, req any, handler grpc.UnaryHandler) (any, error) {
-	after, err := w.begin(ctx, method, true)
+	after, err := w.begin(ctx, method, key, true)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func (s *Server) dispatchStream(w *Workspace, method string, srv any, ss grpc.Se
 	// A stream's answer is never dropped (the SDK retries no stream by
 	// idempotency key): DropAnswer is left for the next unary call, and a
 	// DropAnswer step lets the stream through.
-	if _, err := w.begin(ss.Context(), method, false); err != nil {
+	if _, err := w.begin(ss.Context(), method, "", false); err != nil {
 		return err
 	}
 	err := handler(srv, &wsStream{ServerStream: ss, ctx: context.WithValue(ss.Context(), wsKey{}, w)})

@@ -28,6 +28,7 @@ type Workspace struct {
 	cuts          map[string]int
 	holds         map[string]*holdFault
 	sequences     map[string][]Step
+	faulted       map[string]bool   // idempotency keys whose last call drew a Sequence fault
 	answers       map[string]answer // method + "\x00" + x-idempotency-key
 	unimplemented []string
 	violations    []string
@@ -71,6 +72,7 @@ func newWorkspace(s *Server, t testing.TB) *Workspace {
 		cuts:        map[string]int{},
 		holds:       map[string]*holdFault{},
 		sequences:   map[string][]Step{},
+		faulted:     map[string]bool{},
 		answers:     map[string]answer{},
 		envID:       "en-" + s.randomID(22),
 		apps:        map[string]*app{},
