@@ -22,13 +22,17 @@ import (
 )
 
 // boxes is how many sandboxes (each with a volume of its own) the
-// interrupted apply creates.
-const boxes = 20
+// interrupted apply creates, half of them at a time (applyArgs): when the
+// signal lands, some creates of the kind have answered, some are in flight
+// and some have not started, the three cases a recovery meets. More boxes
+// repeat those cases and cost terraform's CPU per object in every apply,
+// plan and destroy of every run.
+const boxes = 10
 
-// applyArgs are the flags of every apply: ten creates at a time.
-var applyArgs = []string{"-auto-approve", "-input=false", "-no-color", "-parallelism=10"}
+// applyArgs are the flags of every apply: boxes/2 creates at a time.
+var applyArgs = []string{"-auto-approve", "-input=false", "-no-color", fmt.Sprintf("-parallelism=%d", boxes/2)}
 
-// configuration is the run's template, 20 volumes and 20 named sandboxes,
+// configuration is the run's template, its volumes and named sandboxes,
 // each mounting its own volume. The volumes are named <prefix>_<index>:
 // underscores, which every platform accepts in volume names (Fly:
 // ^[a-z0-9_]{1,30}$).
@@ -52,8 +56,8 @@ resource "sbx_sandbox" "box" {
 `, boxes, prefix, strings.ReplaceAll(prefix, "_", "-"))
 }
 
-// TestCrashSafeApply interrupts an apply that creates a template, 20
-// volumes and 20 sandboxes each mounting one of them, by SIGINT and by
+// TestCrashSafeApply interrupts an apply that creates a template, 10
+// volumes and 10 sandboxes each mounting one of them, by SIGINT and by
 // SIGKILL of terraform, while volume creates (or, in the other runs,
 // sandbox creates) are in flight: their answers held back, a few lost
 // outright. It then applies again, on Docker and on every platform's fake.
@@ -534,7 +538,7 @@ func (w *workdir) orphanIDs(s *site, owner string, del bool) ([]string, int) {
 }
 
 // checkExactly asserts the platform holds the state's sandboxes and
-// volumes, 20 of each, once each: no object outside the state, no resource
+// volumes, boxes of each, once each: no object outside the state, no resource
 // whose object was made twice, none missing.
 func checkExactly(t *testing.T, s *site, st []stateResource, objects []platformtest.Object) {
 	t.Helper()
