@@ -159,7 +159,7 @@ func plainImage(t *testing.T, _ *target) string {
 		t.Fatalf("inspecting %s: %v", ref, err)
 	}
 	t.Cleanup(func() {
-		if _, err := c.ImageRemove(context.Background(), inspect.ID, image.RemoveOptions{Force: true}); err != nil {
+		if _, err := c.ImageRemove(context.Background(), inspect.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
 			t.Errorf("removing %s: %v", ref, err)
 		}
 	})

@@ -64,7 +64,7 @@ func TestAccSandboxSnapshotAction_docker(t *testing.T) {
 	// snapshots are in no state, and the template cannot go before them.
 	t.Cleanup(func() {
 		for _, id := range taken {
-			_, _ = cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true})
+			_, _ = cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true})
 		}
 	})
 	run := s.MustRun

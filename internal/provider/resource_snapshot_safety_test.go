@@ -471,7 +471,7 @@ resource "sbx_snapshot" "x" {
 				_, _ = bytes.NewBuffer(nil).ReadFrom(rc)
 				_ = rc.Close()
 				t.Cleanup(func() {
-					_, _ = cli.ImageRemove(context.Background(), foreign, image.RemoveOptions{Force: true})
+					_, _ = cli.ImageRemove(context.Background(), foreign, image.RemoveOptions{Force: true, PruneChildren: true})
 				})
 				return foreign, nil
 			}, `(?s)Cannot import snapshot.*the\s+provider\s+did\s+not\s+make`),

@@ -184,7 +184,7 @@ resource "sbx_snapshot" "x" {
 			{
 				// Deleted outside Terraform: refresh forgets it, the plan takes it again.
 				PreConfig: func() {
-					if _, err := cli.ImageRemove(context.Background(), snapID, image.RemoveOptions{Force: true}); err != nil {
+					if _, err := cli.ImageRemove(context.Background(), snapID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
 						t.Fatalf("removing snapshot %s out of band: %v", snapID, err)
 					}
 				},

@@ -409,7 +409,7 @@ func TestAccTemplate_recreatedKeepsItsID(t *testing.T) {
 			{
 				PreConfig: func() {
 					// docker rmi -f: the running sandbox keeps the image, untagged.
-					if _, err := cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true}); err != nil {
+					if _, err := cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
 						t.Fatalf("removing %s out of band: %v", id, err)
 					}
 					t.Cleanup(func() { templateTestRemoveImage(cli, firstBuild) })
@@ -463,7 +463,7 @@ func templateOwnTestImage(t *testing.T, cli *client.Client, ref string) string {
 // templateTestRemoveImage removes an image a test left, if it is still there.
 func templateTestRemoveImage(cli *client.Client, id string) {
 	if id != "" {
-		_, _ = cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true})
+		_, _ = cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true})
 	}
 }
 

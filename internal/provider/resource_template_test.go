@@ -210,7 +210,7 @@ func TestAccTemplate_disappears(t *testing.T) {
 			{
 				// Removed outside Terraform: refresh forgets it, the plan creates it again.
 				PreConfig: func() {
-					if _, err := cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true}); err != nil {
+					if _, err := cli.ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
 						t.Fatalf("removing %s out of band: %v", id, err)
 					}
 				},
@@ -373,8 +373,8 @@ func templateTestHandImage(t *testing.T, cli *client.Client, ref, file, content 
 		t.Fatalf("building %s: %v\n%s", ref, err, out)
 	}
 	t.Cleanup(func() {
-		_, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true})
-		_, _ = cli.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true})
+		_, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true, PruneChildren: true})
+		_, _ = cli.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
 	return img.ID
 }

@@ -148,8 +148,8 @@ func buildTestImage(t *testing.T, p *Platform, ref, dockerfile string, labels ma
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, _ = p.api.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true})
-		_, _ = p.api.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true})
+		_, _ = p.api.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true, PruneChildren: true})
+		_, _ = p.api.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
 	return img.ID
 }
@@ -213,7 +213,7 @@ func TestTemplateRebuildKeepsAnImageItDidNotBuild(t *testing.T) {
 	// The user builds their own image under the template's tag.
 	userImage := ownTestImage(t, p, TemplateID(name))
 	t.Cleanup(func() {
-		_, _ = p.api.ImageRemove(context.Background(), made.BuildID, image.RemoveOptions{Force: true})
+		_, _ = p.api.ImageRemove(context.Background(), made.BuildID, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
 	rebuilt, err := p.Templates().Rebuild(ctx, made.ID, spec)
 	if err != nil {

@@ -248,7 +248,7 @@ func (o *kitOOB) ChangeTemplate(t *testing.T, templateID string) string {
 		t.Fatalf("docker inspect %s: %v", templateID, err)
 	}
 	t.Cleanup(func() {
-		_, _ = o.api.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true})
+		_, _ = o.api.ImageRemove(context.Background(), img.ID, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
 	return img.ID
 }
@@ -419,7 +419,7 @@ func helperImage(t *testing.T, api *client.Client) string {
 	_, _ = io.Copy(io.Discard, rc)
 	_ = rc.Close()
 	t.Cleanup(func() {
-		_, _ = api.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true})
+		_, _ = api.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
 	return ref
 }
