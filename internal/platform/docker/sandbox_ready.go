@@ -25,9 +25,19 @@ const readyStartPeriod = 30 * time.Second
 // startSettle is how long a box without a ready_cmd must keep running after
 // its start before the start counts as done. A command that fails at once
 // (a bad argument, a missing file, a missing variable) exits well within
-// it, and the start fails with its exit code and log instead of reporting
-// a box that is already stopped.
-const startSettle = 2 * time.Second
+// it: a compiled program or a shell script within milliseconds, an
+// interpreter's (Python, Node) within about a tenth of a second. The start
+// then fails with its exit code and log instead of reporting a box that is
+// already stopped. A box whose command exits later reads as stopped in the
+// next plan, whose start waits the same way; a box that must prove it is
+// ready sets a ready_cmd, which the start waits for instead.
+//
+// Every apply that starts boxes waits this long once (the boxes start in
+// parallel), which the docker CLI's `run -d` does not. make bench, 30 boxes,
+// medians of three rounds, two runs each, put the apply at 1.54x and 1.46x
+// the CLI's wall time with 2 s, 1.24x (one run) with 1 s, and 0.97x and
+// 1.13x with 500 ms.
+const startSettle = 500 * time.Millisecond
 
 // Log lines quoted in an error: the last logTailLines lines, each cut to
 // logLineMax bytes.
