@@ -8,10 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -63,14 +65,26 @@ func Start() (*Server, error) {
 	}
 	s.cpLis = &trackingListener{Listener: cpLis, s: s}
 	s.routerLis = &trackingListener{Listener: routerLis, s: s}
-	s.cp = grpc.NewServer(grpc.ChainUnaryInterceptor(s.controlUnary), grpc.ChainStreamInterceptor(s.controlStream))
+	s.cp = grpc.NewServer(sdkKeepalive, grpc.ChainUnaryInterceptor(s.controlUnary), grpc.ChainStreamInterceptor(s.controlStream))
 	pb.RegisterModalClientServer(s.cp, &control{s: s})
-	s.router = grpc.NewServer(grpc.ChainUnaryInterceptor(s.routerUnary), grpc.ChainStreamInterceptor(s.routerStream))
+	s.router = grpc.NewServer(sdkKeepalive, grpc.ChainUnaryInterceptor(s.routerUnary), grpc.ChainStreamInterceptor(s.routerStream))
 	pb.RegisterTaskCommandRouterServer(s.router, &router{s: s})
 	go func() { _ = s.cp.Serve(s.cpLis) }()
 	go func() { _ = s.router.Serve(s.routerLis) }()
 	return s, nil
 }
+
+// sdkKeepalive accepts the keepalive pings the Go SDK sends on both of its
+// connections (client.go, task_command_router_client.go: every 30 s, with or
+// without a call open), as Modal's servers do. grpc-go's default policy
+// allows one every 5 minutes with a call open and answers more with a
+// GOAWAY "too_many_pings", which closes every call then on the connection:
+// a fake with that default drops a long test's calls where Modal would not.
+// MinTime leaves the SDK's 30 s a margin: a ping a little early is a strike.
+var sdkKeepalive = grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+	MinTime:             10 * time.Second,
+	PermitWithoutStream: true,
+})
 
 // URL is the control plane's address, for MODAL_SERVER_URL. The SDK dials
 // plaintext for http:// and, because the host is loopback, also reaches the
