@@ -44,7 +44,8 @@ type Config struct {
 	LookupSleep func(ctx context.Context, d time.Duration) error
 	// HTTPClient is optional (tests).
 	HTTPClient *http.Client
-	// PollInterval is how often a build's status is read; default 2s.
+	// PollInterval is the longest wait between a build's status reads (they
+	// start at firstBuildPoll and double); default 2s.
 	PollInterval time.Duration
 }
 

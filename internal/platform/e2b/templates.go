@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -308,6 +309,7 @@ func (t *templates) follow(ctx context.Context, name, templateID, buildID string
 	path := "/templates/" + pathID(templateID) + "/builds/" + pathID(buildID) + "/status"
 	offset := 0
 	var tail []string
+	wait := min(firstBuildPoll, t.p.poll)
 	for {
 		var info templateBuildInfo
 		q := map[string][]string{"logsOffset": {fmt.Sprint(offset)}}
@@ -328,11 +330,19 @@ func (t *templates) follow(ctx context.Context, name, templateID, buildID string
 		case "error":
 			return buildFailure(buildID, info, steps, tail)
 		}
-		if err := t.p.sleep(ctx, t.p.poll); err != nil {
+		if err := t.p.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("waiting for build %s: %w", buildID, err)
 		}
+		wait = min(2*wait, t.p.poll)
 	}
 }
+
+// firstBuildPoll is the wait before a build's second status read; each
+// wait after it doubles, up to the platform's poll interval. A build whose
+// layers E2B has cached is ready within a second, and a fixed interval
+// made every apply that built one wait the whole of it; a long build costs
+// three reads more than at the fixed interval.
+const firstBuildPoll = 250 * time.Millisecond
 
 // buildFailure describes a failed build: the step E2B names (its number
 // and instruction: E2B numbers the request's steps from 1, besides "base"
