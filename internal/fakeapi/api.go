@@ -70,7 +70,7 @@ type API struct {
 
 	mu         sync.Mutex
 	faults     map[string][]*pendingFault
-	faulted    map[string]bool // requests (RequestKey) whose last one drew a fault
+	faulted    RetryMemo // requests (RequestKey) whose last try drew a fault
 	counts     map[string]int
 	violations []string
 	validated  int
@@ -87,7 +87,7 @@ func New(t testing.TB, cfg Config) *API {
 	if cfg.JSONContentType == "" {
 		cfg.JSONContentType = "application/json"
 	}
-	return &API{t: t, cfg: cfg, router: router, faults: map[string][]*pendingFault{}, faulted: map[string]bool{}, counts: map[string]int{}}
+	return &API{t: t, cfg: cfg, router: router, faults: map[string][]*pendingFault{}, faulted: RetryMemo{}, counts: map[string]int{}}
 }
 
 // Router is the spec's router.

@@ -47,6 +47,31 @@ func (f Fault) acts() bool {
 	return f.Latency > 0 || f.DropBeforeHandling || f.DropAfterHandling || f.AnswerLatency > 0 || f.Answer != nil
 }
 
+// RetryMemo remembers which requests drew a fault on their last try, for
+// faults that spare a client's retry (Fault.SparesRetry, modalfake's
+// Step.SparesRetry). Its owner's lock guards it.
+type RetryMemo map[string]bool
+
+// Spares reports whether a fault that spares retries and acts must let the
+// request named key through, its last try having drawn one; the request is
+// then forgotten. A request with no key ("") is never spared.
+func (m RetryMemo) Spares(key string, sparesRetry, acts bool) bool {
+	if !sparesRetry || !acts || key == "" || !m[key] {
+		return false
+	}
+	delete(m, key)
+	return true
+}
+
+// Record notes whether the request named key drew a fault that acts.
+func (m RetryMemo) Record(key string, acted bool) {
+	if acted && key != "" {
+		m[key] = true
+	} else {
+		delete(m, key)
+	}
+}
+
 // RequestKey names a request for Fault.SparesRetry: its method, URI and a
 // digest of its body, the same for a client's retries of it.
 func RequestKey(r *http.Request, body []byte) string {
@@ -104,23 +129,18 @@ func (a *API) TakeFault(route, request string) (Fault, bool) {
 	defer a.mu.Unlock()
 	queue := a.faults[route]
 	if len(queue) == 0 {
-		delete(a.faulted, request)
+		a.faulted.Record(request, false)
 		return Fault{}, false
 	}
 	f := queue[0]
-	if f.SparesRetry && f.acts() && request != "" && a.faulted[request] {
-		delete(a.faulted, request)
+	if a.faulted.Spares(request, f.SparesRetry, f.acts()) {
 		return Fault{}, false
 	}
 	f.left--
 	if f.left == 0 {
 		a.faults[route] = queue[1:]
 	}
-	if f.acts() && request != "" {
-		a.faulted[request] = true
-	} else {
-		delete(a.faulted, request)
-	}
+	a.faulted.Record(request, f.acts())
 	return f.Fault, true
 }
 

@@ -184,20 +184,15 @@ func (w *Workspace) begin(ctx context.Context, method, key string, unary bool) (
 func (w *Workspace) nextStep(method, key string) (Step, bool) {
 	q := w.sequences[method]
 	if len(q) == 0 {
-		delete(w.faulted, key)
+		w.faulted.Record(key, false)
 		return Step{}, false
 	}
 	st := q[0]
-	if st.SparesRetry && st.fates() > 0 && key != "" && w.faulted[key] {
-		delete(w.faulted, key)
+	if w.faulted.Spares(key, st.SparesRetry, st.fates() > 0) {
 		return Step{}, false
 	}
 	w.sequences[method] = q[1:]
-	if st.fates() > 0 && key != "" {
-		w.faulted[key] = true
-	} else {
-		delete(w.faulted, key)
-	}
+	w.faulted.Record(key, st.fates() > 0)
 	return st, true
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/fakeapi"
 )
 
 // Workspace is one isolated tenant of the fake: its own credentials, clock,
@@ -28,7 +30,7 @@ type Workspace struct {
 	cuts          map[string]int
 	holds         map[string]*holdFault
 	sequences     map[string][]Step
-	faulted       map[string]bool   // idempotency keys whose last call drew a Sequence fault
+	faulted       fakeapi.RetryMemo // idempotency keys whose last call drew a Sequence fault
 	answers       map[string]answer // method + "\x00" + x-idempotency-key
 	unimplemented []string
 	violations    []string
@@ -72,7 +74,7 @@ func newWorkspace(s *Server, t testing.TB) *Workspace {
 		cuts:        map[string]int{},
 		holds:       map[string]*holdFault{},
 		sequences:   map[string][]Step{},
-		faulted:     map[string]bool{},
+		faulted:     fakeapi.RetryMemo{},
 		answers:     map[string]answer{},
 		envID:       "en-" + s.randomID(22),
 		apps:        map[string]*app{},
