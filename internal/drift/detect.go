@@ -24,7 +24,9 @@ type Finding struct {
 	Rule      string
 	Action    string
 	// RetentionStatus is the judgement at the report's time (expired or
-	// expiring); Recorded is what the last refresh wrote.
+	// expiring); Recorded is what the last refresh wrote, in a state saved
+	// before the provider stopped recording it (sbx_sandbox, sbx_snapshot
+	// and sbx_template schema version 0), else "".
 	RetentionStatus string
 	Recorded        string
 }

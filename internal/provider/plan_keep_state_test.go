@@ -126,7 +126,7 @@ func TestSandboxModifyPlanKeepsState(t *testing.T) {
 			cfgModel := tt.plan
 			cfgModel.ID, cfgModel.Region, cfgModel.CreatedAt, cfgModel.Platform = types.StringNull(), types.StringNull(),
 				types.StringNull(), types.StringNull()
-			cfgModel.Status, cfgModel.PlatformStatus, cfgModel.StartedAt = types.StringNull(), types.StringNull(), types.StringNull()
+			cfgModel.Status, cfgModel.StartedAt = types.StringNull(), types.StringNull()
 			cfgModel.Name = tt.configName
 			cfgState, _ := sandboxTestSchemaOf(t, r)
 			sandboxTestMustSet(t, cfgState.Set(ctx, cfgModel))

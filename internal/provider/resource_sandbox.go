@@ -27,6 +27,7 @@ var (
 	_ resource.ResourceWithConfigure        = (*sandboxResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*sandboxResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*sandboxResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*sandboxResource)(nil)
 	_ resource.ResourceWithImportState      = (*sandboxResource)(nil)
 )
 
@@ -76,6 +77,7 @@ func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataReque
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	defs := definitionsOr(r.defs)
 	resp.Schema = sandboxBaseSchema(ctx, defs)
+	resp.Schema.Version = sandboxSchemaVersion
 	for name, a := range sandboxEnvWOAttributes(defs) {
 		resp.Schema.Attributes[name] = a
 	}
@@ -89,6 +91,12 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	if a, ok := resp.Schema.Attributes["platform"].(schema.StringAttribute); ok {
 		resp.Schema.Attributes["platform"] = stateKeptByModifyPlan(a)
 	}
+}
+
+// UpgradeState reads a state saved under an earlier schema version
+// (state_upgrade.go).
+func (r *sandboxResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return sandboxStateUpgraders()
 }
 
 // stateKeptByModifyPlan is a computed attribute without its plan
@@ -114,11 +122,11 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 			"(`from_snapshot_id`). Its `state` is managed in place: pausing, stopping and starting it again never " +
 			"replaces it, and a box paused or stopped outside Terraform plans as an update back to the configured `state`.\n\n" +
 			"**Deadlines.** `timeout`, `on_timeout`, `idle_timeout`, `auto_archive_after` and `auto_delete_after` set when the " +
-			"platform acts on the box; with the provider's `retention {}` policy they give `expires_at`, `retention_status`, " +
+			"platform acts on the box; with the provider's `retention {}` policy they give `expires_at`, " +
 			"`retention_rule` and `retention_action`, and `terraform plan` warns when the deadline is within " +
 			"`retention.warn_before` or past. A platform that enforces deadlines" + platformsAside(defs, enforcing) +
 			" acts on the ones it accepts itself; one that enforces none" + platformsAside(defs, untracked) +
-			" only tracks them (plan warnings, `retention_status`, the `drift` detector) and nothing stops or deletes the " +
+			" only tracks them (plan warnings, the `sbx_sandboxes` data source, the `drift` detector) and nothing stops or deletes the " +
 			"box. Each attribute says which platforms accept it.\n\n" +
 			"**Import.** By id. `env` is read back where the platform can tell it from the image's" +
 			platformsAside(defs, envReported) + "; where the platform does not report it" + platformsAside(defs, envUnreported) +
@@ -251,10 +259,6 @@ func sandboxBaseSchema(ctx context.Context, defs []platform.Definition) schema.S
 				MarkdownDescription: "The sandbox's state as the platform reports it, normalized: `running`, `paused`, " +
 					"`stopped`, `starting`, `stopping`, `failed` or `unknown`.",
 				Computed: true,
-			},
-			"platform_status": schema.StringAttribute{
-				MarkdownDescription: "The platform's own word for the sandbox's state (e.g. `exited`, `created`).",
-				Computed:            true,
 			},
 			"created_at": stateKeptByModifyPlan(computedString("When the sandbox was created (RFC 3339).")),
 			"started_at": schema.StringAttribute{

@@ -125,7 +125,7 @@ func TestSandboxCreateSavesHalfMadeBox(t *testing.T) {
 
 	m := sandboxTestModel()
 	m.ID, m.CreatedAt, m.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-	m.Status, m.PlatformStatus = types.StringUnknown(), types.StringUnknown()
+	m.Status = types.StringUnknown()
 	m.Env = sandboxTestMap("API_TOKEN", "s3cret-value")
 	m.Timeouts = sandboxTestTimeouts()
 	sandboxTestMustSet(t, plan.Set(ctx, m))
@@ -158,7 +158,7 @@ func TestSandboxCreateFailsCleanly(t *testing.T) {
 	state, plan := sandboxTestSchemaOf(t, r)
 	m := sandboxTestModel()
 	m.ID, m.CreatedAt, m.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-	m.Status, m.PlatformStatus = types.StringUnknown(), types.StringUnknown()
+	m.Status = types.StringUnknown()
 	m.Timeouts = sandboxTestTimeouts()
 	sandboxTestMustSet(t, plan.Set(ctx, m))
 	resp := resource.CreateResponse{State: state}

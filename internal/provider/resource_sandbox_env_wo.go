@@ -50,9 +50,13 @@ func sandboxEnvWOAttributes(defs []platform.Definition) map[string]schema.Attrib
 				"to `env_wo` with the same value is the same: the box keeps it, the state loses it.",
 			ElementType: types.StringType,
 			Optional:    true,
-			Sensitive:   true,
-			WriteOnly:   true,
-			Validators:  []validator.Map{sandboxEnvKeysValidator{}},
+			// Not Sensitive: a write-only value is never in a plan or the
+			// state (Terraform shows "(write-only attribute)"), so the mark
+			// would hide nothing; it would only add a sensitive path to
+			// every box's state, which Terraform carries and checks on
+			// each of its writes, as azurerm's write-only guide leaves it.
+			WriteOnly:  true,
+			Validators: []validator.Map{sandboxEnvKeysValidator{}},
 		},
 		"env_wo_version": schema.Int64Attribute{
 			CustomType: wholeNumber,

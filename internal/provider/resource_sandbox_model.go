@@ -31,7 +31,6 @@ type sandboxModel struct {
 	AutoResume      types.Bool     `tfsdk:"auto_resume"`
 	MemorySnapshots types.Bool     `tfsdk:"memory_snapshots"`
 	Status          types.String   `tfsdk:"status"`
-	PlatformStatus  types.String   `tfsdk:"platform_status"`
 	CreatedAt       types.String   `tfsdk:"created_at"`
 	StartedAt       types.String   `tfsdk:"started_at"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
@@ -47,7 +46,6 @@ type sandboxModel struct {
 	Platform        types.String `tfsdk:"platform"`
 	StatusSince     types.String `tfsdk:"status_since"`
 	ExpiresAt       types.String `tfsdk:"expires_at"`
-	RetentionStatus types.String `tfsdk:"retention_status"`
 	RetentionRule   types.String `tfsdk:"retention_rule"`
 	RetentionAction types.String `tfsdk:"retention_action"`
 }
@@ -159,7 +157,6 @@ func sandboxRefresh(m *sandboxModel, sb *platform.Sandbox, importing bool) {
 		status = platform.StateUnknown
 	}
 	m.Status = types.StringValue(string(status))
-	m.PlatformStatus = types.StringValue(sb.PlatformStatus)
 	m.CreatedAt = timeStringOrNull(sb.CreatedAt)
 	m.StartedAt = timeStringOrNull(sb.StartedAt)
 
@@ -261,7 +258,6 @@ func sandboxSettle(plan sandboxModel, sb *platform.Sandbox) sandboxModel {
 	out.ID = got.ID
 	out.Name = keepKnown(plan.Name, got.Name)
 	out.Status = keepKnown(plan.Status, got.Status)
-	out.PlatformStatus = keepKnown(plan.PlatformStatus, got.PlatformStatus)
 	out.CreatedAt = keepKnown(plan.CreatedAt, got.CreatedAt)
 	out.StartedAt = keepKnown(plan.StartedAt, got.StartedAt)
 	out.Region = keepKnown(plan.Region, got.Region)

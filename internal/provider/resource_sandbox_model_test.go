@@ -48,7 +48,7 @@ func TestSandboxAsRecorded(t *testing.T) {
 			sb := &platform.Sandbox{ID: "box1", Status: tt.reported, PlatformStatus: "raw", CPUCount: 2, MemoryMB: 512}
 			got := sandboxAsRecorded(tt.caps, prior, sb)
 			if got.Status != tt.want || got.PlatformStatus != "raw" || got.ID != "box1" {
-				t.Errorf("status = %s (platform_status %q), want %s", got.Status, got.PlatformStatus, tt.want)
+				t.Errorf("status = %s (platform %q), want %s", got.Status, got.PlatformStatus, tt.want)
 			}
 			if sized := got.CPUCount == 2 && got.MemoryMB == 512; sized != tt.wantSizes {
 				t.Errorf("cpu %d, memory %d; want the platform's sizes read through: %v", got.CPUCount, got.MemoryMB, tt.wantSizes)

@@ -233,7 +233,6 @@ func sandboxMountFields(plan sandboxModel) []plannedAttribute {
 func sandboxPlanComputed(plan *sandboxModel, state sandboxModel) {
 	if plan.State.Equal(state.State) {
 		plan.Status = state.Status
-		plan.PlatformStatus = state.PlatformStatus
 		plan.StartedAt = state.StartedAt
 		return
 	}
@@ -241,6 +240,5 @@ func sandboxPlanComputed(plan *sandboxModel, state sandboxModel) {
 	if !plan.State.IsUnknown() {
 		plan.Status = plan.State
 	}
-	plan.PlatformStatus = types.StringUnknown()
 	plan.StartedAt = types.StringUnknown()
 }

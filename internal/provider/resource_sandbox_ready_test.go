@@ -43,8 +43,8 @@ resource "sbx_sandbox" "test" {
 }
 
 // sandboxReadyAccTainted checks the plan's prior state: the box a failed
-// create left is in it, tainted, with the given status and platform_status,
-// and its container really is in that engine state. With the configuration
+// create left is in it, tainted, with the given status, and its container
+// really is in the engine state platformStatus. With the configuration
 // unchanged, a planned replacement is then the taint's, and nothing else
 // (such as a perpetual state update) is planned.
 type sandboxReadyAccTainted struct {
@@ -66,9 +66,8 @@ func (c sandboxReadyAccTainted) CheckPlan(ctx context.Context, req plancheck.Che
 			resp.Error = fmt.Errorf("%s is in the state but not tainted", r.Address)
 			return
 		}
-		status, platformStatus := r.AttributeValues["status"], r.AttributeValues["platform_status"]
-		if status != c.status || platformStatus != c.platformStatus {
-			resp.Error = fmt.Errorf("%s has status %v (%v), want %s (%s)", r.Address, status, platformStatus, c.status, c.platformStatus)
+		if status := r.AttributeValues["status"]; status != c.status {
+			resp.Error = fmt.Errorf("%s has status %v, want %s", r.Address, status, c.status)
 			return
 		}
 		id, _ := r.AttributeValues["id"].(string)

@@ -37,8 +37,6 @@ func retentionComputedAttributes(defs []platform.Definition, kind string) map[st
 		"expires_at": plain("When the platform acts on the " + kind + " by itself (RFC 3339, UTC): the earliest " +
 			"retention deadline of the provider's policy table (with the `retention {}` overrides and the " + kind +
 			"'s own settings), or the deadline the platform reports. Null when no rule sets one." + untracked),
-		"retention_status": plain("`ok`, `expiring` (the deadline is within the provider's `retention.warn_before`) " +
-			"or `expired` (the deadline has passed), as of the last refresh. Plans warn for `expiring` and `expired`."),
 		"retention_rule": plain("The key of the retention rule that sets `expires_at` (e.g. `paused_sandbox`), " +
 			"the name to override it with in the provider's `retention {}` block; null when there is no deadline."),
 		"retention_action": plain("What happens at `expires_at`: `kill`, `pause`, `stop`, `archive`, `delete`, `deactivate` or `expire`; " +
@@ -105,14 +103,13 @@ func sandboxSetRetention(m *sandboxModel, f retentionFields, keepKnown bool) {
 		return computed
 	}
 	m.ExpiresAt = pick(m.ExpiresAt, f.ExpiresAt)
-	m.RetentionStatus = pick(m.RetentionStatus, f.Status)
 	m.RetentionRule = pick(m.RetentionRule, f.Rule)
 	m.RetentionAction = pick(m.RetentionAction, f.Action)
 }
 
 // sandboxRetentionOf returns the retention attributes stored in m.
 func sandboxRetentionOf(m sandboxModel) retentionFields {
-	return retentionFields{ExpiresAt: m.ExpiresAt, Status: m.RetentionStatus, Rule: m.RetentionRule, Action: m.RetentionAction}
+	return retentionFields{ExpiresAt: m.ExpiresAt, Rule: m.RetentionRule, Action: m.RetentionAction}
 }
 
 // sandboxAfterRead fills status_since and the retention attributes after a

@@ -53,11 +53,11 @@ func retentionTestResource(t *testing.T, box *platform.Sandbox, err error) (*san
 func retentionTestPausedState() sandboxModel {
 	m := sandboxTestModel()
 	m.Timeouts = sandboxTestTimeouts()
-	m.State, m.Status, m.PlatformStatus = types.StringValue("paused"), types.StringValue("paused"), types.StringValue("paused")
+	m.State, m.Status = types.StringValue("paused"), types.StringValue("paused")
 	m.Platform = types.StringValue("docker")
 	m.StatusSince = types.StringValue(retentionTestT0.Format(time.RFC3339))
 	m.ExpiresAt = types.StringValue(retentionTestT0.Add(2 * time.Hour).Format(time.RFC3339))
-	m.RetentionStatus, m.RetentionRule, m.RetentionAction = types.StringValue("ok"), types.StringValue("paused_sandbox"), types.StringValue("delete")
+	m.RetentionRule, m.RetentionAction = types.StringValue("paused_sandbox"), types.StringValue("delete")
 	return m
 }
 
@@ -98,7 +98,7 @@ func TestSandboxModifyPlanRetention(t *testing.T) {
 		if diags.HasError() {
 			t.Fatalf("at %s: %v", clock.Now(), diags)
 		}
-		if !got.ExpiresAt.Equal(state.ExpiresAt) || !got.RetentionStatus.Equal(state.RetentionStatus) ||
+		if !got.ExpiresAt.Equal(state.ExpiresAt) ||
 			!got.RetentionRule.Equal(state.RetentionRule) || !got.StatusSince.Equal(state.StatusSince) {
 			t.Errorf("at %s: a no-op plan must keep the retention values of state, got %+v", clock.Now(), got)
 		}
@@ -125,7 +125,7 @@ func TestSandboxModifyPlanRetentionChanges(t *testing.T) {
 		plan := state
 		plan.Timeout = types.StringValue("1h")
 		got, diags := retentionTestModifyPlan(t, r, plan, &state)
-		if diags.HasError() || !got.ExpiresAt.IsUnknown() || !got.RetentionStatus.IsUnknown() || !got.StatusSince.Equal(state.StatusSince) {
+		if diags.HasError() || !got.ExpiresAt.IsUnknown() || !got.StatusSince.Equal(state.StatusSince) {
 			t.Fatalf("got %+v, %v", got, diags)
 		}
 	})
@@ -160,10 +160,9 @@ func TestSandboxModifyPlanRetentionChanges(t *testing.T) {
 	t.Run("create: platform known, deadline unknown, close deadline warned", func(t *testing.T) {
 		plan := sandboxTestModel()
 		plan.Timeouts = sandboxTestTimeouts()
-		plan.ID, plan.Status, plan.PlatformStatus, plan.CreatedAt, plan.StartedAt = types.StringUnknown(), types.StringUnknown(),
-			types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+		plan.ID, plan.Status, plan.CreatedAt, plan.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 		plan.Platform, plan.StatusSince = types.StringUnknown(), types.StringUnknown()
-		plan.ExpiresAt, plan.RetentionStatus, plan.RetentionRule, plan.RetentionAction = types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+		plan.ExpiresAt, plan.RetentionRule, plan.RetentionAction = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 		plan.Timeout, plan.OnTimeout = types.StringValue("45m"), types.StringValue("pause")
 		got, diags := retentionTestModifyPlan(t, r, plan, nil)
 		if got.Platform.ValueString() != "docker" || !got.ExpiresAt.IsUnknown() {
@@ -231,15 +230,15 @@ func TestSandboxReadRetention(t *testing.T) {
 		t.Fatalf("read: %v", diags)
 	}
 	if got.StatusSince.ValueString() != "2026-04-01T08:00:00Z" || got.ExpiresAt.ValueString() != "2026-04-01T10:00:00Z" ||
-		got.RetentionStatus.ValueString() != "expiring" || got.RetentionRule.ValueString() != "paused_sandbox" ||
+		got.RetentionRule.ValueString() != "paused_sandbox" ||
 		got.RetentionAction.ValueString() != "delete" || got.Platform.ValueString() != "docker" {
 		t.Fatalf("paused box after 90m: %+v", got)
 	}
 
 	// Stopped outside Terraform: a new status, counted from now.
-	box.Status, box.PlatformStatus = platform.StateStopped, "exited"
+	box.Status = platform.StateStopped
 	got, _ = retentionTestRead(t, r, *got)
-	if got.StatusSince.ValueString() != "2026-04-01T09:30:00Z" || !got.ExpiresAt.IsNull() || got.RetentionStatus.ValueString() != "ok" {
+	if got.StatusSince.ValueString() != "2026-04-01T09:30:00Z" || !got.ExpiresAt.IsNull() {
 		t.Fatalf("stopped box (no stopped_sandbox deadline on Docker): %+v", got)
 	}
 
@@ -279,11 +278,9 @@ func TestSandboxCreateRecordsRetention(t *testing.T) {
 	st, pl := sandboxTestSchemaOf(t, r)
 	plan := sandboxTestModel()
 	plan.Timeouts = sandboxTestTimeouts()
-	plan.ID, plan.Status, plan.PlatformStatus, plan.CreatedAt, plan.StartedAt = types.StringUnknown(), types.StringUnknown(),
-		types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	plan.ID, plan.Status, plan.CreatedAt, plan.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 	plan.Platform = types.StringValue("docker")
-	plan.StatusSince, plan.ExpiresAt, plan.RetentionStatus, plan.RetentionRule, plan.RetentionAction = types.StringUnknown(),
-		types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	plan.StatusSince, plan.ExpiresAt, plan.RetentionRule, plan.RetentionAction = types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 	plan.Timeout, plan.OnTimeout = types.StringValue("1h"), types.StringValue("stop")
 	sandboxTestMustSet(t, pl.Set(ctx, plan))
 	resp := resource.CreateResponse{State: st}
@@ -301,8 +298,7 @@ func TestSandboxCreateRecordsRetention(t *testing.T) {
 	var got sandboxModel
 	sandboxTestMustSet(t, resp.State.Get(ctx, &got))
 	if got.StatusSince.ValueString() != "2026-04-01T08:00:00Z" || got.ExpiresAt.ValueString() != "2026-04-01T09:00:00Z" ||
-		got.RetentionRule.ValueString() != "running_sandbox" || got.RetentionAction.ValueString() != "stop" ||
-		got.RetentionStatus.ValueString() != "expiring" {
+		got.RetentionRule.ValueString() != "running_sandbox" || got.RetentionAction.ValueString() != "stop" {
 		t.Fatalf("created box: %+v", got)
 	}
 }

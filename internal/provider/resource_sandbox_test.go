@@ -62,7 +62,7 @@ func sandboxTestModel() sandboxModel {
 		EnvWO:        types.MapNull(types.StringType),
 		VolumeMounts: types.ListNull(types.ObjectType{AttrTypes: sandboxMountAttrTypes}),
 		Network:      types.ObjectNull(sandboxNetworkAttrTypes), AutoResume: types.BoolNull(),
-		Status: types.StringValue("running"), PlatformStatus: types.StringValue("running"),
+		Status:    types.StringValue("running"),
 		CreatedAt: types.StringValue("2026-01-01T00:00:00Z"), StartedAt: types.StringValue("2026-01-01T00:00:01Z"),
 	}
 }
@@ -270,10 +270,10 @@ func TestSandboxPlanComputed(t *testing.T) {
 	state := sandboxTestModel()
 
 	unchanged := sandboxTestModel()
-	unchanged.Status, unchanged.PlatformStatus, unchanged.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	unchanged.Status, unchanged.StartedAt = types.StringUnknown(), types.StringUnknown()
 	unchanged.MemoryMB = types.Int64Value(512)
 	sandboxPlanComputed(&unchanged, state)
-	if !unchanged.Status.Equal(state.Status) || !unchanged.PlatformStatus.Equal(state.PlatformStatus) || !unchanged.StartedAt.Equal(state.StartedAt) {
+	if !unchanged.Status.Equal(state.Status) || !unchanged.StartedAt.Equal(state.StartedAt) {
 		t.Errorf("an update that keeps the state must keep status values, got %+v", unchanged)
 	}
 
@@ -283,8 +283,8 @@ func TestSandboxPlanComputed(t *testing.T) {
 	if paused.Status.ValueString() != "paused" {
 		t.Errorf("status = %s, want the planned state", paused.Status)
 	}
-	if !paused.PlatformStatus.IsUnknown() || !paused.StartedAt.IsUnknown() {
-		t.Errorf("platform_status and started_at must be unknown on a state change, got %s %s", paused.PlatformStatus, paused.StartedAt)
+	if !paused.StartedAt.IsUnknown() {
+		t.Errorf("started_at must be unknown on a state change, got %s", paused.StartedAt)
 	}
 }
 
@@ -309,7 +309,6 @@ func TestSandboxRefresh(t *testing.T) {
 			check: func(t *testing.T, m sandboxModel) {
 				sandboxTestEqual(t, "state", m.State.ValueString(), "stopped")
 				sandboxTestEqual(t, "status", m.Status.ValueString(), "failed")
-				sandboxTestEqual(t, "platform_status", m.PlatformStatus.ValueString(), "dead")
 			}},
 		{name: "starting keeps the configured state",
 			box: platform.Sandbox{ID: "box1", Status: platform.StateStarting},
@@ -382,7 +381,7 @@ func sandboxTestEqual[T comparable](t *testing.T, what string, got, want T) {
 func TestSandboxSettleKeepsPlannedValues(t *testing.T) {
 	plan := sandboxTestModel()
 	plan.ID, plan.Name, plan.CreatedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-	plan.Status, plan.PlatformStatus, plan.StartedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	plan.Status, plan.StartedAt = types.StringUnknown(), types.StringUnknown()
 	plan.MemoryMB = types.Int64Value(256)
 	started := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	// The box came up "starting": the planned state must survive, status tells the truth.

@@ -34,6 +34,7 @@ var (
 	_ resource.ResourceWithConfigure        = (*snapshotResource)(nil)
 	_ resource.ResourceWithImportState      = (*snapshotResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*snapshotResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*snapshotResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*snapshotResource)(nil)
 )
 
@@ -75,7 +76,6 @@ type snapshotModel struct {
 
 	// Retention, computed (resource_snapshot_retention.go).
 	Platform        types.String `tfsdk:"platform"`
-	RetentionStatus types.String `tfsdk:"retention_status"`
 	RetentionRule   types.String `tfsdk:"retention_rule"`
 	RetentionAction types.String `tfsdk:"retention_action"`
 }
@@ -94,9 +94,16 @@ func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequ
 func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	defs := definitionsOr(r.defs)
 	resp.Schema = snapshotBaseSchema(ctx, defs)
+	resp.Schema.Version = snapshotSchemaVersion
 	for name, a := range retentionComputedAttributes(defs, "snapshot") {
 		resp.Schema.Attributes[name] = a
 	}
+}
+
+// UpgradeState reads a state saved under an earlier schema version
+// (state_upgrade.go).
+func (r *snapshotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return snapshotStateUpgraders()
 }
 
 // snapshotBaseSchema is sbx_snapshot without its retention attributes,

@@ -40,12 +40,12 @@ func snapshotSetRetention(m *snapshotModel, s *platform.Snapshot, platformName s
 	d, ok := snapshotDeadline(*m, platformName, s.ExpiresAt, rs, now)
 	f := retentionFieldsOf(d, ok, now, rs.warnBefore)
 	m.Platform = types.StringValue(platformName)
-	m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction = f.ExpiresAt, f.Status, f.Rule, f.Action
+	m.ExpiresAt, m.RetentionRule, m.RetentionAction = f.ExpiresAt, f.Rule, f.Action
 }
 
 // snapshotRetentionOf returns the retention attributes stored in m.
 func snapshotRetentionOf(m snapshotModel) retentionFields {
-	return retentionFields{ExpiresAt: m.ExpiresAt, Status: m.RetentionStatus, Rule: m.RetentionRule, Action: m.RetentionAction}
+	return retentionFields{ExpiresAt: m.ExpiresAt, Rule: m.RetentionRule, Action: m.RetentionAction}
 }
 
 // snapshotPlanRetention plans the retention attributes and adds the plan
@@ -55,8 +55,7 @@ func snapshotPlanRetention(plan *snapshotModel, state *snapshotModel, platformNa
 	now := rs.now()
 	if state != nil {
 		plan.Platform = state.Platform
-		plan.ExpiresAt, plan.RetentionStatus, plan.RetentionRule, plan.RetentionAction =
-			state.ExpiresAt, state.RetentionStatus, state.RetentionRule, state.RetentionAction
+		plan.ExpiresAt, plan.RetentionRule, plan.RetentionAction = state.ExpiresAt, state.RetentionRule, state.RetentionAction
 		if d, ok := retentionDeadlineFromState(platformName, snapshotRetentionOf(*state)); ok {
 			addRetentionWarning(diags, retention.Snapshot, platformName, d, now, rs.warnBefore, false)
 		}

@@ -26,7 +26,7 @@ func TestSnapshotSetRetention(t *testing.T) {
 		reported time.Time
 		// overrides of the policy of the registered platforms.
 		overrides map[string]time.Duration
-		want      [4]string // expires_at, retention_status, rule, action ("" = null)
+		want      [4]string // expires_at, the judgement a plan warns on, rule, action ("" = null)
 	}{
 		{name: "docker: no deadline", platform: "docker", kind: platform.SnapshotFilesystem,
 			want: [4]string{"", "ok", "", ""}},
@@ -52,7 +52,11 @@ func TestSnapshotSetRetention(t *testing.T) {
 			}
 			rs := retentionSettings{policy: retentionTestPolicy(t, tt.overrides), warnBefore: 72 * time.Hour, clock: clock}
 			snapshotSetRetention(&m, &platform.Snapshot{ExpiresAt: tt.reported}, tt.platform, rs)
-			for i, v := range []types.String{m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction} {
+			// The judgement is not stored: it is what a plan warns on, for
+			// the deadline recorded.
+			d, ok := snapshotDeadline(m, tt.platform, tt.reported, rs, rs.now())
+			judged := types.StringValue(retention.Status(d, ok, rs.now(), rs.warnBefore))
+			for i, v := range []types.String{m.ExpiresAt, judged, m.RetentionRule, m.RetentionAction} {
 				if (tt.want[i] == "" && !v.IsNull()) || (tt.want[i] != "" && v.ValueString() != tt.want[i]) {
 					t.Errorf("field %d = %s, want %q", i, v, tt.want[i])
 				}
@@ -79,12 +83,12 @@ func TestSnapshotPlanRetention(t *testing.T) {
 			}
 			rules++
 			state := snapshotModel{Platform: types.StringValue(def.Name), ExpiresAt: types.StringValue("2026-05-02T12:00:00Z"),
-				RetentionStatus: types.StringValue("expiring"), RetentionRule: types.StringValue(r.Key),
+				RetentionRule:   types.StringValue(r.Key),
 				RetentionAction: types.StringValue(string(r.Action))}
-			plan := snapshotModel{ExpiresAt: types.StringUnknown(), RetentionStatus: types.StringUnknown()}
+			plan := snapshotModel{ExpiresAt: types.StringUnknown(), RetentionRule: types.StringUnknown()}
 			var diags diag.Diagnostics
 			snapshotPlanRetention(&plan, &state, def.Name, rs, &diags)
-			if !plan.ExpiresAt.Equal(state.ExpiresAt) || !plan.RetentionStatus.Equal(state.RetentionStatus) || !plan.Platform.Equal(state.Platform) {
+			if !plan.ExpiresAt.Equal(state.ExpiresAt) || !plan.RetentionRule.Equal(state.RetentionRule) || !plan.Platform.Equal(state.Platform) {
 				t.Errorf("%s %s: plan did not keep state: %+v", def.Name, r.Key, plan)
 			}
 			want := fmt.Sprintf("This snapshot expires in 1d: on %s the %s rule will %s it at 2026-05-02T12:00:00Z. ", def.Name, r.Key, r.Action)

@@ -37,6 +37,7 @@ var (
 	_ resource.ResourceWithConfigure        = (*templateResource)(nil)
 	_ resource.ResourceWithImportState      = (*templateResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*templateResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*templateResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*templateResource)(nil)
 	_ resource.ResourceWithValidateConfig   = (*templateResource)(nil)
 )
@@ -83,7 +84,6 @@ type templateModel struct {
 	Platform        types.String   `tfsdk:"platform"`
 	LastUsedAt      types.String   `tfsdk:"last_used_at"`
 	ExpiresAt       types.String   `tfsdk:"expires_at"`
-	RetentionStatus types.String   `tfsdk:"retention_status"`
 	RetentionRule   types.String   `tfsdk:"retention_rule"`
 	RetentionAction types.String   `tfsdk:"retention_action"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
@@ -300,6 +300,13 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	for name, a := range templateRetentionAttributes(defs) {
 		resp.Schema.Attributes[name] = a
 	}
+	resp.Schema.Version = templateSchemaVersion
+}
+
+// UpgradeState reads a state saved under an earlier schema version
+// (state_upgrade.go).
+func (r *templateResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return templateStateUpgraders()
 }
 
 func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {

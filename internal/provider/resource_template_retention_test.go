@@ -286,15 +286,15 @@ func TestTemplateModifyPlanRetention(t *testing.T) {
 			if got.Status.ValueString() != tc.wantStatus || got.Status.IsUnknown() {
 				t.Errorf("status planned %s, want %q", got.Status, tc.wantStatus)
 			}
-			kept := got.ExpiresAt.Equal(tc.state.ExpiresAt) && got.RetentionStatus.Equal(tc.state.RetentionStatus) &&
+			kept := got.ExpiresAt.Equal(tc.state.ExpiresAt) &&
 				got.RetentionRule.Equal(tc.state.RetentionRule) && got.RetentionAction.Equal(tc.state.RetentionAction) &&
 				got.LastUsedAt.Equal(tc.state.LastUsedAt)
 			if kept != tc.wantKept {
-				t.Errorf("retention kept from state = %v, want %v: planned %s %s %s %s %s", kept, tc.wantKept,
-					got.ExpiresAt, got.RetentionStatus, got.RetentionRule, got.RetentionAction, got.LastUsedAt)
+				t.Errorf("retention kept from state = %v, want %v: planned %s %s %s %s", kept, tc.wantKept,
+					got.ExpiresAt, got.RetentionRule, got.RetentionAction, got.LastUsedAt)
 			}
-			if !tc.wantKept && (!got.ExpiresAt.IsUnknown() || !got.RetentionStatus.IsUnknown() || !got.LastUsedAt.IsUnknown()) {
-				t.Errorf("an activation leaves the deadline and last use to the apply: planned %s %s %s", got.ExpiresAt, got.RetentionStatus, got.LastUsedAt)
+			if !tc.wantKept && (!got.ExpiresAt.IsUnknown() || !got.RetentionRule.IsUnknown() || !got.LastUsedAt.IsUnknown()) {
+				t.Errorf("an activation leaves the deadline and last use to the apply: planned %s %s %s", got.ExpiresAt, got.RetentionRule, got.LastUsedAt)
 			}
 			if !got.BuildID.Equal(tc.state.BuildID) || !got.CreatedAt.Equal(tc.state.CreatedAt) || !got.Platform.Equal(tc.state.Platform) {
 				t.Errorf("build_id, created_at or platform changed: %s %s %s", got.BuildID, got.CreatedAt, got.Platform)
@@ -354,8 +354,8 @@ func TestTemplateModifyPlanRetention(t *testing.T) {
 		templateSetRetentionFields(&planned, retentionFields{ExpiresAt: types.StringUnknown(), Status: types.StringUnknown(),
 			Rule: types.StringUnknown(), Action: types.StringUnknown()})
 		got, resp := templateDeadlineModifyPlan(t, none, planned, nil)
-		if !got.ExpiresAt.IsNull() || !got.RetentionStatus.IsNull() || !got.RetentionRule.IsNull() || !got.RetentionAction.IsNull() {
-			t.Errorf("planned %s %s %s %s, want all null", got.ExpiresAt, got.RetentionStatus, got.RetentionRule, got.RetentionAction)
+		if !got.ExpiresAt.IsNull() || !got.RetentionRule.IsNull() || !got.RetentionAction.IsNull() {
+			t.Errorf("planned %s %s %s, want all null", got.ExpiresAt, got.RetentionRule, got.RetentionAction)
 		}
 		if got.Platform.ValueString() != "norule" || len(resp.Diagnostics) != 0 {
 			t.Errorf("platform %s, diagnostics %v", got.Platform, resp.Diagnostics)
@@ -400,7 +400,10 @@ func TestTemplateAfterPlatformRetention(t *testing.T) {
 			var m templateModel
 			m.applyBuild(tpl)
 			templateAfterPlatform(&m, tpl, tc.platformName, rs)
-			got := []string{str(m.ExpiresAt), str(m.RetentionStatus), str(m.RetentionRule), str(m.RetentionAction), str(m.LastUsedAt), str(m.Platform)}
+			// The judgement is not stored (state_upgrade.go): it is what a
+			// plan warns on, computed from the same record.
+			judged := templateRetentionFields(m, tc.platformName, rs).Status
+			got := []string{str(m.ExpiresAt), str(judged), str(m.RetentionRule), str(m.RetentionAction), str(m.LastUsedAt), str(m.Platform)}
 			want := []string{tc.expires, tc.rstatus, tc.rule, tc.action, tc.lastUsedAt, tc.platformName}
 			if strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("got %q, want %q", got, want)
@@ -468,7 +471,7 @@ func TestAccTemplate_deadlineAndActivation(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: expect("platform", testplatName, "status", "ready", "last_used_at", null,
-					"expires_at", at(14*day), "retention_status", "ok", "retention_rule", "unused_template", "retention_action", "deactivate"),
+					"expires_at", at(14*day), "retention_rule", "unused_template", "retention_action", "deactivate"),
 			},
 			{
 				// A box started from it on day 10: the refresh moves the
@@ -482,16 +485,18 @@ func TestAccTemplate_deadlineAndActivation(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: expect("last_used_at", at(10*day), "expires_at", at(24*day), "retention_status", "ok"),
+				ConfigStateChecks: expect("last_used_at", at(10*day), "expires_at", at(24*day)),
 			},
 			{
-				// Day 22: within warn_before (72h), still an empty plan.
+				// Day 22: within warn_before (72h), still an empty plan
+				// (the plan warns: TestTemplateModifyPlanRetention) and
+				// the state unchanged.
 				PreConfig: func() { clock.Advance(12 * day) },
 				Config:    config,
 				ConfigPlanChecks: tfresource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: expect("retention_status", "expiring"),
+				ConfigStateChecks: expect("expires_at", at(24*day), "retention_rule", "unused_template"),
 			},
 			{
 				// Day 25: the platform deactivated it. The plan activates
@@ -512,7 +517,7 @@ func TestAccTemplate_deadlineAndActivation(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: expect("status", "ready", "last_used_at", at(25*day), "expires_at", at(39*day),
-					"retention_status", "ok", "build_id", "build-1"),
+					"build_id", "build-1"),
 				Check: func(*terraform.State) error {
 					if a, r := fake.counts(); a != 1 || r != 0 {
 						return fmt.Errorf("%d activations, %d rebuilds; want 1 activation, no rebuild", a, r)
@@ -569,7 +574,7 @@ func TestAccTemplate_noTemplateRule(t *testing.T) {
 			statecheck.ExpectKnownValue(templateDeadlineAddr, tfjsonpath.New("platform"), knownvalue.StringExact("norule")),
 			statecheck.ExpectKnownValue(templateDeadlineAddr, tfjsonpath.New("status"), knownvalue.StringExact(status)),
 		}
-		for _, a := range []string{"last_used_at", "expires_at", "retention_status", "retention_rule", "retention_action"} {
+		for _, a := range []string{"last_used_at", "expires_at", "retention_rule", "retention_action"} {
 			out = append(out, statecheck.ExpectKnownValue(templateDeadlineAddr, tfjsonpath.New(a), knownvalue.Null()))
 		}
 		return out
@@ -583,7 +588,7 @@ func TestAccTemplate_noTemplateRule(t *testing.T) {
 				ConfigPlanChecks: tfresource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectKnownValue(templateDeadlineAddr, tfjsonpath.New("expires_at"), knownvalue.Null()),
-						plancheck.ExpectKnownValue(templateDeadlineAddr, tfjsonpath.New("retention_status"), knownvalue.Null()),
+						plancheck.ExpectKnownValue(templateDeadlineAddr, tfjsonpath.New("retention_rule"), knownvalue.Null()),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -613,7 +618,7 @@ func TestTemplateSchemaRetention(t *testing.T) {
 	r := newTemplateResource([]platform.Definition{templateDeadlineDefinition(fake, append(testplatRetention(), templateDeadlineRule()))})
 	var resp resource.SchemaResponse
 	r.Schema(t.Context(), resource.SchemaRequest{}, &resp)
-	for _, name := range []string{"platform", "last_used_at", "expires_at", "retention_status", "retention_rule", "retention_action", "status", "build_id", "created_at"} {
+	for _, name := range []string{"platform", "last_used_at", "expires_at", "retention_rule", "retention_action", "status", "build_id", "created_at"} {
 		a, ok := resp.Schema.Attributes[name].(schema.StringAttribute)
 		if !ok || !a.Computed || a.Optional || len(a.PlanModifiers) != 1 ||
 			a.PlanModifiers[0].Description(t.Context()) != stringplanmodifier.UseStateForUnknown().Description(t.Context()) {

@@ -32,8 +32,8 @@ func unknownPlanCreateModel() sandboxModel {
 	m := sandboxTestModel()
 	m.Timeouts = sandboxTestTimeouts()
 	u := types.StringUnknown()
-	m.ID, m.Status, m.PlatformStatus, m.CreatedAt, m.StartedAt = u, u, u, u, u
-	m.Platform, m.StatusSince, m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction = u, u, u, u, u, u
+	m.ID, m.Status, m.CreatedAt, m.StartedAt = u, u, u, u
+	m.Platform, m.StatusSince, m.ExpiresAt, m.RetentionRule, m.RetentionAction = u, u, u, u, u
 	return m
 }
 

@@ -72,7 +72,7 @@ func retentionBlock(defs []platform.Definition) schema.SingleNestedBlock {
 	attrs := map[string]schema.Attribute{
 		"warn_before": schema.StringAttribute{
 			MarkdownDescription: "How long before a retention deadline `terraform plan` starts warning about a sandbox, " +
-				"snapshot or template (and `retention_status` becomes `expiring`). A duration such as `72h`, `90m` or `3d`. Default `72h`.",
+				"snapshot or template (and the `sbx_sandboxes` data source and the `drift` command report it `expiring`). A duration such as `72h`, `90m` or `3d`. Default `72h`.",
 			Optional:   true,
 			Validators: []validator.String{retentionDurationValidator()},
 		},

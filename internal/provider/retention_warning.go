@@ -110,7 +110,7 @@ func retentionEnforcementNote(platformName string, d retention.Deadline) string 
 	if d.Enforced {
 		return fmt.Sprintf("%s acts on this deadline by itself.", platformName)
 	}
-	return fmt.Sprintf("%s does not enforce this deadline: the provider tracks it (plan warnings, retention_status, the drift detector).", platformName)
+	return fmt.Sprintf("%s does not enforce this deadline: the provider tracks it (plan warnings, the sbx_sandboxes data source, the drift detector).", platformName)
 }
 
 // addRetentionWarning adds the plan warning for d, if any.

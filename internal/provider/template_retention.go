@@ -93,8 +93,6 @@ func templateRetentionAttributes(defs []platform.Definition) map[string]schema.A
 			"platform and `status`, counted from `last_used_at` (else `created_at`). " + where + "; null too " +
 			"while no rule applies to the template's `status` (an `inactive` template has passed its deadline already). " +
 			"`terraform plan` warns when it falls within the provider's `retention.warn_before`, and when it has passed."),
-		"retention_status": computed("`ok`, `expiring` (`expires_at` is within the provider's `retention.warn_before`) " +
-			"or `expired` (it has passed), as of the last refresh; null where the platform has no retention rule for templates."),
 		"retention_rule": computed("The key of the retention rule that sets `expires_at` (e.g. `unused_template`), " +
 			"the name to override it with in the provider's `retention {}` block; null when there is no deadline."),
 		"retention_action": computed("What happens at `expires_at`: `deactivate` (no box starts from the template " +
@@ -146,12 +144,12 @@ func templateRetentionFields(m templateModel, platformName string, rs retentionS
 
 // templateSetRetentionFields writes f into m.
 func templateSetRetentionFields(m *templateModel, f retentionFields) {
-	m.ExpiresAt, m.RetentionStatus, m.RetentionRule, m.RetentionAction = f.ExpiresAt, f.Status, f.Rule, f.Action
+	m.ExpiresAt, m.RetentionRule, m.RetentionAction = f.ExpiresAt, f.Rule, f.Action
 }
 
 // templateRetentionOf returns the retention attributes stored in m.
 func templateRetentionOf(m templateModel) retentionFields {
-	return retentionFields{ExpiresAt: m.ExpiresAt, Status: m.RetentionStatus, Rule: m.RetentionRule, Action: m.RetentionAction}
+	return retentionFields{ExpiresAt: m.ExpiresAt, Rule: m.RetentionRule, Action: m.RetentionAction}
 }
 
 // templateAfterPlatform fills platform, last_used_at and the retention

@@ -215,7 +215,8 @@ func Status(d Deadline, ok bool, now time.Time, warnBefore time.Duration) string
 	return StatusOK
 }
 
-// Retention statuses, as sbx_sandbox.retention_status spells them.
+// Retention statuses, as the sbx_sandboxes data source and the drift
+// command spell them.
 const (
 	StatusOK       = "ok"
 	StatusExpiring = "expiring"

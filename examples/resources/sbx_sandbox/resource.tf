@@ -24,7 +24,7 @@ resource "sbx_sandbox" "agent" {
 
   # A deadline: one hour after each start the box is paused (E2B-style).
   # Platforms that enforce deadlines act on it; on Docker it is tracked
-  # only: expires_at, retention_status, plan warnings and the drift detector.
+  # only: expires_at, plan warnings and the drift detector.
   timeout    = "1h"
   on_timeout = "pause"
 

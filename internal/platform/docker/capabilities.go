@@ -47,10 +47,10 @@ const (
 	docSandboxEnv    = "read back on import: the container's variables that differ from its image's"
 	docSandboxLabels = "container labels are fixed at create"
 	// The lifecycle settings: kept by the provider, acted on by nobody.
-	docTracked = "tracked, not enforced: `expires_at`, `retention_status`, plan warnings and the drift detector " +
+	docTracked = "tracked, not enforced: `expires_at`, plan warnings and the drift detector " +
 		"follow it, nothing stops the box"
 	docTimeout    = "when omitted the box has no timeout; " + docTracked
-	docAutoDelete = "tracked, not enforced: `expires_at`, `retention_status`, plan warnings and the drift detector " +
+	docAutoDelete = "tracked, not enforced: `expires_at`, plan warnings and the drift detector " +
 		"follow it, nothing deletes the box"
 	docSnapshotSandbox = "the sandbox's name works too, and is kept as written; the snapshot is a `docker commit` " +
 		"of the container written anew as an image, whose id (`sha256:...`) is the snapshot's, that keeps no value " +

@@ -35,7 +35,7 @@ const (
 // What the documentation of an attribute says of Fly (platform.Attribute.Doc).
 const (
 	docImage     = "the template is only a record in state (status `recorded`) of the image reference machines are made from, as Fly has no template API"
-	docState     = "`running` is Fly's started, `paused` is suspended (memory kept in a snapshot Fly may discard: the machine then resumes with a cold boot, shown in `platform_status`), `stopped` is stopped; all changed in place"
+	docState     = "`running` is Fly's started, `paused` is suspended (memory kept in a snapshot Fly may discard: the machine then resumes with a cold boot, shown in the `sbx_sandboxes` data source's `platform_status`), `stopped` is stopped; all changed in place"
 	docRegion    = "a Fly region such as `iad`; when omitted the provider block's `region` (else Fly's choice); a machine mounts volumes of its region only"
 	docGuest     = "the machine's guest (shared CPUs), changed by a machine update that keeps the machine id and restarts a started machine; Fly accepts the memory sizes it sells for the CPU count"
 	docEnv       = "the machine config's env, changed by a machine update (same machine id, new version)"

@@ -32,7 +32,6 @@ func testLifecycle(t *testing.T, h harness) {
 				reportedIsSet(h.Capabilities.VolumeCreatedAt, "sbx_volume.v", "created_at"),
 				resource.TestCheckResourceAttr("sbx_sandbox.s", "state", "running"),
 				resource.TestCheckResourceAttr("sbx_sandbox.s", "status", "running"),
-				resource.TestCheckResourceAttrSet("sbx_sandbox.s", "platform_status"),
 				resource.TestCheckResourceAttrSet("sbx_sandbox.s", "started_at"),
 				resource.TestCheckResourceAttrPair("sbx_sandbox.s", "template_id", "sbx_template.t", "id"),
 				resource.TestCheckResourceAttrPair("sbx_sandbox.s", "volume_mount.0.volume_id", "sbx_volume.v", "id"),

@@ -74,7 +74,6 @@ func TestAccFlySandboxCreateWaitsForTheLaunch(t *testing.T) {
 					flyResMachineState(fake, "sbx_sandbox.running", flyfake.StateStarted),
 					flyMetadata(fake, "sbx_sandbox.running", "sbx.terraform.launch", "launched"),
 					resource.TestCheckResourceAttr("sbx_sandbox.resting", "status", "stopped"),
-					resource.TestCheckResourceAttr("sbx_sandbox.resting", "platform_status", "created"),
 					flyResMachineState(fake, "sbx_sandbox.resting", flyfake.StateCreated),
 					flyMetadata(fake, "sbx_sandbox.resting", "sbx.terraform.launch", "skipped"),
 					acctest.CaptureAttr("sbx_sandbox.resting", "id", &stoppedID),

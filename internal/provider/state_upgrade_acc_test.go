@@ -1,0 +1,110 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+)
+
+// TestAccStateUpgrade_v0: a box, its snapshot and its template saved at
+// schema version 0, with the attributes the first release wrote
+// (TestStateUpgradeFromV0 holds the fixture to that shape), plan no change
+// through the terraform CLI with this release: nothing is replaced or
+// updated. The next refresh saves them at version 1 without the dropped
+// attributes.
+func TestAccStateUpgrade_v0(t *testing.T) {
+	acctest.RequireDocker(t)
+	t.Parallel()
+	name := sdkacctest.RandomWithPrefix("tf-acc-upgrade")
+	s := acctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s.WriteFile("main.tf", sandboxAccConfig(t, name, "running", "")+`
+resource "sbx_snapshot" "s" {
+  sandbox_id = sbx_sandbox.test.id
+}
+`)
+	s.MustRun("apply", "-auto-approve", "-input=false", "-no-color")
+
+	statePath := filepath.Join(s.Dir(), "terraform.tfstate")
+	release := map[string]map[string]json.RawMessage{}
+	for _, in := range readStateV0Fixture(t) {
+		release[in.typ] = in.attrs
+	}
+	stateUpgradeRewrite(t, statePath, func(typ string, in map[string]any) {
+		attrs := in["attributes"].(map[string]any)
+		for _, name := range stateUpgradeDropped[typ] {
+			var v any
+			if err := json.Unmarshal(release[typ][name], &v); err != nil {
+				t.Fatalf("the fixture's %s.%s: %v", typ, name, err)
+			}
+			attrs[name] = v
+		}
+		in["schema_version"] = 0
+	})
+
+	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	s.MustRun("apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
+	stateUpgradeRewrite(t, statePath, func(typ string, in map[string]any) {
+		attrs := in["attributes"].(map[string]any)
+		if v, _ := in["schema_version"].(float64); v != 1 {
+			t.Errorf("%s saved at schema version %v after the refresh, want 1", typ, in["schema_version"])
+		}
+		for _, name := range stateUpgradeDropped[typ] {
+			if _, ok := attrs[name]; ok {
+				t.Errorf("%s still holds %s after the refresh", typ, name)
+			}
+		}
+	})
+	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
+
+// stateUpgradeDropped are the attributes schema version 1 dropped.
+var stateUpgradeDropped = map[string][]string{
+	"sbx_sandbox":  {"platform_status", "retention_status"},
+	"sbx_snapshot": {"retention_status"},
+	"sbx_template": {"retention_status"},
+}
+
+// stateUpgradeRewrite calls edit on every instance of the resource types
+// version 1 changed, in the local state file at path, and writes the file
+// back.
+func stateUpgradeRewrite(t *testing.T, path string, edit func(typ string, instance map[string]any)) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state map[string]any
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	resources, _ := state["resources"].([]any)
+	for _, r := range resources {
+		res := r.(map[string]any)
+		typ, _ := res["type"].(string)
+		if _, ok := stateUpgradeDropped[typ]; !ok {
+			continue
+		}
+		for _, in := range res["instances"].([]any) {
+			edit(typ, in.(map[string]any))
+			seen[typ] = true
+		}
+	}
+	if len(seen) != len(stateUpgradeDropped) {
+		t.Fatalf("the state holds %v of %v", seen, stateUpgradeDropped)
+	}
+	out, err := json.MarshalIndent(state, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		t.Fatal(fmt.Errorf("writing the state back: %w", err))
+	}
+}
