@@ -36,8 +36,7 @@ resource "sbx_snapshot" "s" {
 	for _, in := range readStateV0Fixture(t) {
 		release[in.typ] = in.attrs
 	}
-	stateUpgradeRewrite(t, statePath, func(typ string, in map[string]any) {
-		attrs := in["attributes"].(map[string]any)
+	stateUpgradeRewrite(t, statePath, func(typ string, in, attrs map[string]any) {
 		for _, name := range stateUpgradeDropped[typ] {
 			var v any
 			if err := json.Unmarshal(release[typ][name], &v); err != nil {
@@ -50,8 +49,7 @@ resource "sbx_snapshot" "s" {
 
 	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
 	s.MustRun("apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
-	stateUpgradeRewrite(t, statePath, func(typ string, in map[string]any) {
-		attrs := in["attributes"].(map[string]any)
+	stateUpgradeRewrite(t, statePath, func(typ string, in, attrs map[string]any) {
 		if v, _ := in["schema_version"].(float64); v != 1 {
 			t.Errorf("%s saved at schema version %v after the refresh, want 1", typ, in["schema_version"])
 		}
@@ -72,9 +70,9 @@ var stateUpgradeDropped = map[string][]string{
 }
 
 // stateUpgradeRewrite calls edit on every instance of the resource types
-// version 1 changed, in the local state file at path, and writes the file
-// back.
-func stateUpgradeRewrite(t *testing.T, path string, edit func(typ string, instance map[string]any)) {
+// version 1 changed (the instance and its attributes), in the local state
+// file at path, and writes the file back.
+func stateUpgradeRewrite(t *testing.T, path string, edit func(typ string, instance, attrs map[string]any)) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -87,13 +85,19 @@ func stateUpgradeRewrite(t *testing.T, path string, edit func(typ string, instan
 	seen := map[string]bool{}
 	resources, _ := state["resources"].([]any)
 	for _, r := range resources {
-		res := r.(map[string]any)
+		res, _ := r.(map[string]any)
 		typ, _ := res["type"].(string)
 		if _, ok := stateUpgradeDropped[typ]; !ok {
 			continue
 		}
-		for _, in := range res["instances"].([]any) {
-			edit(typ, in.(map[string]any))
+		instances, _ := res["instances"].([]any)
+		for _, i := range instances {
+			in, _ := i.(map[string]any)
+			attrs, ok := in["attributes"].(map[string]any)
+			if !ok {
+				t.Fatalf("a %s instance without attributes in the state: %v", typ, in)
+			}
+			edit(typ, in, attrs)
 			seen[typ] = true
 		}
 	}
