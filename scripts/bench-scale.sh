@@ -5,7 +5,9 @@
 # no-op plan and destroy it prints the wall time, the requests per box, the
 # API floor (requests x latency / parallelism: what the calls cost even with
 # no provider work), the same phase for Terraform core alone (BOXES
-# terraform_data) and the CPU seconds of terraform and of the provider.
+# terraform_data) and the CPU seconds of terraform and of the provider;
+# then the state file's bytes per box after apply, which Terraform writes
+# whole after every resource an apply or destroy completes.
 #
 # The provider runs as a dev override through a wrapper that runs it under
 # GNU time, so its CPU is counted however many times Terraform starts it.
@@ -129,6 +131,9 @@ phase() {
   reqs=$(curl -fsS "$url/_bench/counts" | sed -n 's/.*"requests":\([0-9]*\).*/\1/p')
   local fcpu; fcpu=$(awk -v a="$fake0" -v b="$(fake_cpu)" 'BEGIN { printf "%.2f", b - a }')
   echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') $pcpu $reqs $fcpu" >"$work/$dir-$name.result"
+  # What each box weighs in the state Terraform writes after every resource
+  # an apply or destroy completes (so an apply writes it once per box).
+  if [ "$name" = apply ]; then wc -c <"$work/$dir/terraform.tfstate" >"$work/$dir.state-bytes"; fi
   if [ -n "${BENCH_ROUTES:-}" ]; then curl -fsS "$url/_bench/counts" >"$work/$dir-$name.routes"; fi
 }
 
@@ -169,6 +174,8 @@ for p in apply plan destroy; do
     printf "  %-8s wall %6.1f s (vs_floor %5.2fx), cpu %6.2f s (%5.2f ms/box; provider %5.2f); above: %5.2f ms/box (provider %5.2f)\n",
       p, w, sw / m, fc, fc * 1000 / n, fp * 1000 / n, (c - fc) * 1000 / n, (pc - fp) * 1000 / n }'
 done
+awk -v n="$BOXES" -v s="$(cat "$work/sbx.state-bytes")" -v f="$(cat "$work/floor.state-bytes")" -v c="$(cat "$work/core.state-bytes")" 'BEGIN {
+  printf "state after apply: sbx %d bytes (%d per box), floorprovider %d (%d), terraform core alone %d (%d)\n", s, s / n, f, f / n, c, c / n }'
 kill "$fake_pid"
 wait "$fake_pid" || { echo "the fake reported spec violations:"; tail -n 20 "$work/fake.log"; exit 1; }
 fake_pid=
