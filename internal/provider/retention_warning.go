@@ -19,8 +19,11 @@ import (
 // resource address with them.
 var pathExpiresAt = path.Root("expires_at")
 
-// retentionFields are the computed retention attributes of a sandbox or
-// snapshot, as stored in state.
+// retentionFields are an object's retention deadline, the rule behind it
+// and its action, as the resources store them, and the judgement of the
+// deadline at some moment (Status: ok, expiring, expired), which only the
+// sbx_sandboxes data source and list resource report: no resource stores
+// it (state_upgrade.go), and one read from state leaves it null.
 type retentionFields struct {
 	ExpiresAt types.String
 	Status    types.String
