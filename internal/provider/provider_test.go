@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"context"
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
@@ -22,6 +24,18 @@ var testAccProtoV6ProviderFactories = testAccFactories(Options{Hooks: acctest.No
 // others.
 func testAccFactories(opts Options) map[string]func() (tfprotov6.ProviderServer, error) {
 	return acctest.Factories(NewWithOptions("test", opts))
+}
+
+// testProviderServer is the provider's protocol server, as Terraform talks
+// to it, with the schemas it serves: for tests that call its RPCs directly.
+func testProviderServer(t *testing.T) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
+	t.Helper()
+	server := providerserver.NewProtocol6(New("test")())()
+	schemas, err := server.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server, schemas
 }
 
 // testAccPreCheck is the PreCheck of the acceptance tests on Docker: it

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
@@ -61,12 +60,7 @@ func readStateV0Fixture(t *testing.T) []stateV0Instance {
 // A saved attribute that is neither in the schema nor dropped by name
 // fails the upgrade, naming it, rather than vanishing.
 func TestStateUpgradeFromV0(t *testing.T) {
-	ctx := context.Background()
-	server := providerserver.NewProtocol6(New("test")())()
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server, schemas := testProviderServer(t)
 	dropped := map[string][]string{"sbx_volume": nil}
 	for typ, names := range stateUpgradeDropped {
 		dropped[typ] = names

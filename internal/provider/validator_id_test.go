@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -102,11 +101,7 @@ func TestEveryObjectIDRefusesEmpty(t *testing.T) {
 // resource (terraform query) and an action, with the one error.
 func TestValidateRefusesEmptyIDs(t *testing.T) {
 	ctx := context.Background()
-	server := providerserver.NewProtocol6(New("test")())()
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server, schemas := testProviderServer(t)
 	lists, listsOK := server.(tfprotov6.ListResourceServer)
 	actions, actionsOK := server.(tfprotov6.ActionServer)
 	if !listsOK || !actionsOK {

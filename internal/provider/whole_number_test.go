@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -253,11 +252,7 @@ func usesWholeNumber(t attr.Type) bool {
 // framework's "Configuration Read Error".
 func TestValidateRefusesFractions(t *testing.T) {
 	ctx := context.Background()
-	server := providerserver.NewProtocol6(New("test")())()
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server, schemas := testProviderServer(t)
 	actions, ok := server.(tfprotov6.ActionServer)
 	if !ok {
 		t.Fatal("the provider's server serves no actions")
