@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
+	"github.com/sbxhq/terraform-provider-sbx/internal/cpuprofile"
 	"github.com/sbxhq/terraform-provider-sbx/internal/drift"
 	"github.com/sbxhq/terraform-provider-sbx/internal/orphans"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platforms"
@@ -57,7 +58,7 @@ func main() {
 	if debug {
 		serveOpts = append(serveOpts, tf6server.WithManagedDebug())
 	}
-	stopProfile := startCPUProfile()
+	stopProfile := cpuprofile.Start()
 	if !debug {
 		endWhenOrphaned(gate, stopProfile)
 	}

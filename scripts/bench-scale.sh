@@ -15,7 +15,9 @@
 # floorprovider): sbx's schemas with no provider logic and no API, which is
 # what Terraform and the plugin framework cost for objects of this shape.
 # SBX_CPUPROFILE=/path is passed through: each provider process writes
-# /path.PID (go tool pprof -top bin/terraform-provider-sbx /path.*).
+# /path.PID, each floorprovider process /path-floor.PID; merged with
+# go tool pprof -proto, `go tool pprof -top -diff_base floor.pb.gz sbx.pb.gz`
+# shows what the provider spends above the floor.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -47,6 +49,7 @@ WRAP
 cat >"$work/floor-override/terraform-provider-sbx" <<WRAP
 #!/bin/sh
 export GOGC=400 TF_LOG_SDK=off TF_LOG_SDK_PROTO=off TF_LOG_SDK_FRAMEWORK=off TF_LOG_PROVIDER_SBX=off
+[ -z "\${SBX_CPUPROFILE:-}" ] || export SBX_CPUPROFILE="\$SBX_CPUPROFILE-floor"
 exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/floorprovider" "\$@"
 WRAP
 chmod +x "$work/override/terraform-provider-sbx" "$work/floor-override/terraform-provider-sbx"

@@ -95,10 +95,12 @@ type SandboxPlan struct {
 	// Creating: the plan makes a new box (a create or a replacement);
 	// false when it changes a live one.
 	Creating bool
-	// InState are the ids of the boxes this run has read from the state
+	// InState reports whether this run has read box id from the state
 	// (every box a state holds is refreshed before it is planned, a tainted
-	// one included): a box among them belongs to a configuration.
-	InState []string
+	// one included): such a box belongs to a configuration. nil: none was.
+	// A lookup, not a list, since every box of a plan is asked about and a
+	// list of them all per box would make a plan quadratic in its boxes.
+	InState func(id string) bool
 }
 
 // Problem is one broken rule: the attribute it concerns, what and why.

@@ -38,20 +38,10 @@ func (b *boxStates) get(id string) platform.SandboxState {
 	return b.state[id]
 }
 
-// ids are the boxes recorded so far: those this run read from the state
-// (a refresh reads every box a state holds before planning it) or made.
-func (b *boxStates) ids() []string {
-	if b == nil {
-		return nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := make([]string, 0, len(b.state))
-	for id := range b.state {
-		out = append(out, id)
-	}
-	return out
-}
+// recorded reports whether box id was recorded in this run: read from the
+// state (a refresh reads every box a state holds before planning it) or
+// made.
+func (b *boxStates) recorded(id string) bool { return b.get(id) != "" }
 
 // boxStatesFrom extracts the provider's registry (nil when unconfigured).
 func boxStatesFrom(providerDataValue any) *boxStates {

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"sync"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // nameRegistry finds, at plan time, two resources of one configuration that
@@ -30,9 +30,9 @@ type nameRegistry struct {
 type nameKey struct{ kind, name string }
 
 type nameClaim struct {
-	priorID string   // the object in state; "" for a create
-	config  [32]byte // hash of the instance's configuration
-	paired  bool     // a replacement's create plan has been matched to it
+	priorID string        // the object in state; "" for a create
+	config  tftypes.Value // the instance's configuration, compared only when a create meets a prior claim
+	paired  bool          // a replacement's create plan has been matched to it
 }
 
 func newNameRegistry() *nameRegistry {
@@ -41,14 +41,14 @@ func newNameRegistry() *nameRegistry {
 
 // claim records that a resource instance plans the object kind/name, and
 // reports whether another instance of this run already planned it.
-func (r *nameRegistry) claim(kind, name, priorID string, config [32]byte) (clash bool) {
+func (r *nameRegistry) claim(kind, name, priorID string, config tftypes.Value) (clash bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := nameKey{kind, name}
 	held := r.claims[key]
 	if priorID == "" {
 		for _, c := range held {
-			if c.priorID != "" && !c.paired && c.config == config {
+			if c.priorID != "" && !c.paired && c.config.Equal(config) {
 				c.paired = true // the create plan of a replacement
 				return false
 			}
@@ -66,8 +66,7 @@ func checkUniqueName(names *nameRegistry, req resource.ModifyPlanRequest, resp *
 	if names == nil || name == "" || req.Plan.Raw.IsNull() {
 		return
 	}
-	config := sha256.Sum256([]byte(req.Config.Raw.String()))
-	if !names.claim(kind, name, priorID, config) {
+	if !names.claim(kind, name, priorID, req.Config.Raw) {
 		return
 	}
 	resp.Diagnostics.AddAttributeError(attr, "Two resources name the same "+kind,
@@ -98,14 +97,13 @@ func checkExclusiveMounts(ctx context.Context, names *nameRegistry, req resource
 		return
 	}
 	var decode diag.Diagnostics
-	config := sha256.Sum256([]byte(req.Config.Raw.String()))
 	prior := priorID(ctx, req)
 	for i, m := range sandboxMountsFromTF(ctx, plan.VolumeMounts, &decode) {
 		if m.VolumeID.IsNull() || m.VolumeID.IsUnknown() || m.VolumeID.ValueString() == "" {
 			continue
 		}
 		id := m.VolumeID.ValueString()
-		if !names.claim("volume mount", id, prior, config) {
+		if !names.claim("volume mount", id, prior, req.Config.Raw) {
 			continue
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("volume_mount").AtListIndex(i).AtName("volume_id"), "Two sandboxes mount one volume",

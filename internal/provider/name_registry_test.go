@@ -1,19 +1,20 @@
 package provider
 
 import (
-	"crypto/sha256"
 	"sync"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // The plans Terraform makes in one run, in order, and which of them the
 // registry must call a clash.
 func TestNameRegistryClaim(t *testing.T) {
-	cfgA := sha256.Sum256([]byte("a"))
-	cfgB := sha256.Sum256([]byte("b"))
+	cfgA := tftypes.NewValue(tftypes.String, "a")
+	cfgB := tftypes.NewValue(tftypes.String, "b")
 	type plan struct {
 		kind, name, prior string
-		config            [32]byte
+		config            tftypes.Value
 		clash             bool
 	}
 	for _, tc := range []struct {
@@ -75,7 +76,7 @@ func TestNameRegistryConcurrentClaims(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			clashes <- r.claim("volume", "v", "", sha256.Sum256([]byte{byte(i)}))
+			clashes <- r.claim("volume", "v", "", tftypes.NewValue(tftypes.Number, i))
 		}()
 	}
 	wg.Wait()

@@ -59,7 +59,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	// env_wo is read from the configuration once: a path walk of its own.
 	wo := sandboxEnvWOFromConfig(ctx, req.Config, &resp.Diagnostics)
 	withWO := sandboxWithEnvWO(ctx, plan, wo, &resp.Diagnostics)
-	sandboxCheckRules(ctx, r.platform, withWO, req.State.Raw.IsNull(), r.owner, r.boxes.ids(), &resp.Diagnostics)
+	sandboxCheckRules(ctx, r.platform, withWO, req.State.Raw.IsNull(), r.owner, r.boxes.recorded, &resp.Diagnostics)
 	checkUniqueName(r.names, req, resp, "sbx_sandbox", "sandbox", path.Root("name"), plan.Name.ValueString(), priorID(ctx, req))
 	if caps.VolumeMountsExclusive {
 		checkExclusiveMounts(ctx, r.names, req, resp, name, plan)

@@ -13,8 +13,8 @@ import (
 // to judge the planned box against its rules that span attributes or
 // objects, and reports each problem as a plan-time error on the attribute
 // it names. owner is the provider block's owner, which the box's marks
-// will carry; inState the boxes this run read from the state.
-func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, owner string, inState []string, diags *diag.Diagnostics) {
+// will carry; inState whether this run read a box from the state.
+func sandboxCheckRules(ctx context.Context, plat platform.Platform, plan sandboxModel, creating bool, owner string, inState func(id string) bool, diags *diag.Diagnostics) {
 	rules := plat.Extensions().SandboxRules
 	if rules == nil {
 		return

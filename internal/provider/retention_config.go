@@ -239,24 +239,25 @@ func retentionHumanDuration(d time.Duration) string {
 		d = -d
 	}
 	if d < time.Minute {
-		return fmt.Sprintf("%ds", int64(d.Round(time.Second)/time.Second))
+		return strconv.FormatInt(int64(d.Round(time.Second)/time.Second), 10) + "s"
 	}
 	d = d.Round(time.Minute)
-	days := d / (24 * time.Hour)
-	hours := (d % (24 * time.Hour)) / time.Hour
-	mins := (d % time.Hour) / time.Minute
-	var b strings.Builder
+	days := int64(d / (24 * time.Hour))
+	hours := int64((d % (24 * time.Hour)) / time.Hour)
+	mins := int64((d % time.Hour) / time.Minute)
+	// strconv, not fmt: every plan words this for each box near its deadline.
+	b := make([]byte, 0, 12)
 	if days > 0 {
-		fmt.Fprintf(&b, "%dd", days)
+		b = append(strconv.AppendInt(b, days, 10), 'd')
 	}
 	if hours > 0 {
-		fmt.Fprintf(&b, "%dh", hours)
+		b = append(strconv.AppendInt(b, hours, 10), 'h')
 	}
 	if mins > 0 && days == 0 {
-		fmt.Fprintf(&b, "%dm", mins)
+		b = append(strconv.AppendInt(b, mins, 10), 'm')
 	}
-	if b.Len() == 0 {
+	if len(b) == 0 {
 		return "0m"
 	}
-	return b.String()
+	return string(b)
 }

@@ -18,13 +18,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/cpuprofile"
 	sbx "github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
 func main() {
+	stopProfile := cpuprofile.Start()
 	err := providerserver.Serve(context.Background(), func() provider.Provider {
 		return &floorProvider{real: sbx.New("floor")()}
 	}, providerserver.ServeOpts{Address: "registry.terraform.io/sbxhq/sbx"})
+	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

@@ -3,7 +3,6 @@ package e2b
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
@@ -44,7 +43,7 @@ func (r sandboxRules) leftoverProblems(ctx context.Context, plan platform.Sandbo
 	for _, sb := range found {
 		// A box the run read from the state is a configuration's (a
 		// tainted box planned again as a create, or another resource's).
-		if slices.Contains(plan.InState, sb.ID) {
+		if plan.InState != nil && plan.InState(sb.ID) {
 			continue
 		}
 		ids = append(ids, sb.ID)

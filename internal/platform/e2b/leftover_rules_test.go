@@ -36,7 +36,7 @@ func TestLeftoverBoxRule(t *testing.T) {
 		{name: "another owner", plan: platform.SandboxPlan{Creating: true,
 			Spec: platform.SandboxSpec{Name: "agent-1", Marks: platform.Marks{Owner: "team-b"}}}},
 		{name: "no owner", plan: platform.SandboxPlan{Creating: true, Spec: platform.SandboxSpec{Name: "agent-1"}}},
-		{name: "a box read from the state (tainted, planned as a create)", plan: platform.SandboxPlan{Creating: true, InState: []string{left.ID},
+		{name: "a box read from the state (tainted, planned as a create)", plan: platform.SandboxPlan{Creating: true, InState: func(id string) bool { return id == left.ID },
 			Spec: platform.SandboxSpec{Name: "agent-1", Marks: platform.Marks{Owner: "team-a"}}}},
 	}
 	for _, tt := range tests {
