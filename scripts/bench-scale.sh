@@ -9,6 +9,10 @@
 # then the state file's bytes per box after apply, which Terraform writes
 # whole after every resource an apply or destroy completes.
 #
+# ROUNDS=N (default 1) runs every phase N times, sbx and floorprovider taking
+# turns to go first, prints each round's sbx/floor wall ratios, and reports
+# each figure's median: a shared 2-CPU machine moves one run by 20-30%.
+#
 # The provider runs as a dev override through a wrapper that runs it under
 # GNU time, so its CPU is counted however many times Terraform starts it.
 # The same configuration then runs against floorprovider (internal/bench/
@@ -24,6 +28,7 @@ root=$PWD
 BOXES=${BOXES:-1000}
 LATENCY_MS=${LATENCY_MS:-50}
 PARALLELISM=${PARALLELISM:-10}
+ROUNDS=${ROUNDS:-1}
 command -v terraform >/dev/null || { echo "bench-scale needs terraform on PATH" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench-scale needs GNU time (/usr/bin/time)" >&2; exit 1; }
 
@@ -133,23 +138,51 @@ phase() {
   pcpu=$(awk '{ u += $1; s += $2 } END { printf "%.2f", u + s }' "$work/provider-cpu")
   reqs=$(curl -fsS "$url/_bench/counts" | sed -n 's/.*"requests":\([0-9]*\).*/\1/p')
   local fcpu; fcpu=$(awk -v a="$fake0" -v b="$(fake_cpu)" 'BEGIN { printf "%.2f", b - a }')
-  echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') $pcpu $reqs $fcpu" >"$work/$dir-$name.result"
+  echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') $pcpu $reqs $fcpu" >>"$work/$dir-$name.results"
   # What each box weighs in the state Terraform writes after every resource
   # an apply or destroy completes (so an apply writes it once per box).
   if [ "$name" = apply ]; then wc -c <"$work/$dir/terraform.tfstate" >"$work/$dir.state-bytes"; fi
   if [ -n "${BENCH_ROUTES:-}" ]; then curl -fsS "$url/_bench/counts" >"$work/$dir-$name.routes"; fi
 }
 
-echo "sbx bench-scale: $BOXES boxes on the E2B fake, ${LATENCY_MS} ms per answer, -parallelism=$PARALLELISM"
-phase sbx apply -auto-approve
-phase sbx plan -detailed-exitcode
-phase sbx destroy -auto-approve
-phase floor apply -auto-approve
-phase floor plan -detailed-exitcode
-phase floor destroy -auto-approve
-phase core apply -auto-approve
-phase core plan -detailed-exitcode
-phase core destroy -auto-approve
+# run DIR: one apply, no-op plan and destroy.
+run() {
+  phase "$1" apply -auto-approve
+  phase "$1" plan -detailed-exitcode
+  phase "$1" destroy -auto-approve
+}
+
+# median_results DIR NAME: each column's median over the rounds, in the
+# one-line form the report reads.
+median_results() {
+  local f=$work/$1-$2.results cols i line=
+  cols=$(head -n1 "$f" | wc -w)
+  for ((i = 1; i <= cols; i++)); do
+    line+="${line:+ }$(cut -d' ' -f"$i" "$f" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
+  done
+  echo "$line" >"$work/$1-$2.result"
+}
+
+echo "sbx bench-scale: $BOXES boxes on the E2B fake, ${LATENCY_MS} ms per answer, -parallelism=$PARALLELISM, $ROUNDS round(s)"
+for ((round = 1; round <= ROUNDS; round++)); do
+  # Every other round runs the floor first, so a machine that gets busier
+  # or quieter during the run does not favour one side.
+  if ((round % 2)); then run sbx; run floor; else run floor; run sbx; fi
+  run core
+  if [ "$ROUNDS" -gt 1 ]; then
+    printf 'round %d: sbx / floorprovider wall' "$round"
+    for p in apply plan destroy; do
+      sw=$(tail -n1 "$work/sbx-$p.results" | cut -d' ' -f1)
+      fw=$(tail -n1 "$work/floor-$p.results" | cut -d' ' -f1)
+      printf ' %s %s' "$p" "$(awk -v s="$sw" -v f="$fw" 'BEGIN { printf "%.2fx", s / f }')"
+    done
+    echo
+  fi
+done
+for dir in sbx floor core; do
+  for p in apply plan destroy; do median_results "$dir" "$p"; done
+done
+[ "$ROUNDS" = 1 ] || echo "medians of $ROUNDS rounds:"
 if [ -n "${BENCH_ROUTES:-}" ]; then cp "$work"/*.routes "$BENCH_ROUTES"/ 2>/dev/null || true; fi
 
 printf '%-8s %8s %9s %8s %9s %8s %9s %9s %9s\n' phase wall_s requests req/box floor_s core_s "vs_max" cpu_s cpu_ms/box

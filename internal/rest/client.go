@@ -16,8 +16,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/go-cleanhttp"
 )
 
 // Defaults applied by New when the Config leaves a field at its zero value.
@@ -46,7 +44,8 @@ type Config struct {
 	// MinWait and MaxWait bound the exponential backoff; defaults 1s / 30s.
 	// A Retry-After the server sends is honoured even when it exceeds MaxWait.
 	MinWait, MaxWait time.Duration
-	// HTTPClient is optional (tests); the default is a cleanhttp pooled client.
+	// HTTPClient is optional (tests); the default is a pooled client that
+	// keeps enough idle connections for Terraform's parallel calls (pool.go).
 	HTTPClient *http.Client
 	// Sleep waits between attempts and must return ctx's error as soon as ctx
 	// is done. Optional: tests inject one to record the waits without sleeping.
@@ -158,14 +157,14 @@ func New(cfg Config) (*Client, error) {
 // the next request; the client still works after it (it dials anew).
 func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
-// sameHostRedirects returns a copy of hc (or a pooled client) that stops at a
+// sameHostRedirects returns a copy of hc (or of pooledClient) that stops at a
 // redirect to another host: net/http forwards custom headers such as X-API-Key
 // across hosts, so following one would hand the credential to a third party.
 // The 3xx then surfaces as an APIError.
 func sameHostRedirects(hc *http.Client, host string) *http.Client {
 	var cp http.Client
 	if hc == nil {
-		cp = *cleanhttp.DefaultPooledClient()
+		cp = *pooledClient()
 	} else {
 		cp = *hc
 	}
