@@ -9,9 +9,11 @@ import (
 // idleConnsPerHost is how many idle connections to a platform's API a
 // client keeps for the next calls. Terraform runs 10 operations at once by
 // default (-parallelism), and users raise it for large fleets; cleanhttp's
-// pooled transport keeps GOMAXPROCS+1 (3 on a 2-CPU CI runner), so each
-// round of 10 concurrent calls closed 7 connections and dialled 7 new ones,
-// each a TCP and TLS handshake and a round trip or two on the way. Idle
+// pooled transport keeps GOMAXPROCS+1 (3 on a 2-CPU CI runner), so against
+// an endpoint that speaks HTTP/1.1 (a proxy, a self-hosted API, the fakes)
+// each round of 10 concurrent calls closed 7 connections and dialled 7 new
+// ones, each a TCP (and TLS) handshake on the way. Over HTTP/2 one
+// connection carries the concurrent calls and this changes nothing. Idle
 // connections still close after the transport's IdleConnTimeout.
 const idleConnsPerHost = 64
 
