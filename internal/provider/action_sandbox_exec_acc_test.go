@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -52,7 +51,7 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 	sbxacctest.RequireDocker(t)
 	name := acctest.RandomWithPrefix("tf-acc-exec")
 	secret := sbxacctest.Secret()
-	s := sbxacctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s := sbxacctest.NewOtherState(t, New("test"))
 	s.WriteFile("terraform.tfvars", fmt.Sprintf("token = %q\n", secret))
 	invoke := func(args, extra string) (string, error) {
 		t.Helper()

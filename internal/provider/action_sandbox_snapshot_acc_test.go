@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/docker/docker/api/types/image"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -59,7 +58,7 @@ func TestAccSandboxSnapshotAction_docker(t *testing.T) {
 	name := acctest.RandomWithPrefix("tf-acc-action")
 	cli := sbxacctest.DockerClient(t)
 	var taken []string
-	s := sbxacctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s := sbxacctest.NewOtherState(t, New("test"))
 	// Registered after the state's destroy, so run before it: the
 	// snapshots are in no state, and the template cannot go before them.
 	t.Cleanup(func() {

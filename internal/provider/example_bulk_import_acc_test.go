@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -41,7 +40,7 @@ func TestAccExampleBulkImport(t *testing.T) {
 	}
 	queryAccVolume(t, team+"-made-by-sbx", true, map[string]string{"team": team})
 
-	s := sbxacctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s := sbxacctest.NewOtherState(t, New("test"))
 	for _, name := range []string{"main.tf", "volumes.tfquery.hcl"} {
 		content, err := os.ReadFile(filepath.Join(example, name))
 		if err != nil {

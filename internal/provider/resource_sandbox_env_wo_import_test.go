@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -23,7 +22,7 @@ func TestAccSandbox_envWOImport(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-envwo-import")
 	secret := acctest.Secret()
-	s := acctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s := acctest.NewOtherState(t, New("test"))
 	run := func(args ...string) string {
 		t.Helper()
 		out, err := s.Run(append(args, "-input=false", "-no-color")...)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -19,7 +18,7 @@ func TestAccSandbox_envWOPlainValueHidden(t *testing.T) {
 	t.Parallel()
 	name := sdkacctest.RandomWithPrefix("tf-acc-envwo-plain")
 	secret := acctest.Secret()
-	s := acctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s := acctest.NewOtherState(t, New("test"))
 	s.WriteFile("main.tf", sandboxAccTemplateHCL(t, name)+`
 variable "token" {
   type = string

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -23,7 +22,7 @@ func TestAccStateUpgrade_v0(t *testing.T) {
 	acctest.RequireDocker(t)
 	t.Parallel()
 	name := sdkacctest.RandomWithPrefix("tf-acc-upgrade")
-	s := acctest.NewOtherState(t, func() provider.Provider { return NewWithOptions("test", Options{})() })
+	s := acctest.NewOtherState(t, New("test"))
 	s.WriteFile("main.tf", sandboxAccConfig(t, name, "running", "")+`
 resource "sbx_snapshot" "s" {
   sandbox_id = sbx_sandbox.test.id
