@@ -9,7 +9,7 @@
 # then the state file's bytes per box after apply, which Terraform writes
 # whole after every resource an apply or destroy completes.
 #
-# ROUNDS=N (default 1) runs every phase N times, sbx and floorprovider taking
+# ROUNDS=N (default 1) runs every phase N times, sbx and the floors taking
 # turns to go first, prints each round's sbx/floor wall ratios, and reports
 # each figure's median: a shared 2-CPU machine moves one run by 20-30%.
 #
@@ -18,8 +18,17 @@
 # The same configuration then runs against floorprovider (internal/bench/
 # floorprovider): sbx's schemas with no provider logic and no API, which is
 # what Terraform and the plugin framework cost for objects of this shape.
+# And once more against floorprovider waiting, in each operation, as long as
+# sbx's API calls there take on this fake (LATENCY_MS per call: two per
+# create, one per read and per delete), with no CPU spent on them: what
+# Terraform's scheduling makes of the latency alone. A read holds one of
+# the -parallelism slots for its whole wait, so no provider that calls the
+# API once per box can refresh faster than this second floor. The template's
+# build (its polls, about half a second here) is not modelled: it is 2% of
+# a 1,000-box apply.
 # SBX_CPUPROFILE=/path is passed through: each provider process writes
-# /path.PID, each floorprovider process /path-floor.PID; merged with
+# /path.PID, each floorprovider process /path-floor.PID (/path-wait.PID when
+# it waits); merged with
 # go tool pprof -proto, `go tool pprof -top -diff_base floor.pb.gz sbx.pb.gz`
 # shows what the provider spends above the floor.
 set -euo pipefail
@@ -40,7 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$work/bin" "$work/override" "$work/floor-override" "$work/sbx" "$work/floor" "$work/core"
+mkdir -p "$work/bin" "$work/override" "$work/floor-override" "$work/wait-override" "$work/sbx" "$work/floor" "$work/wait" "$work/core"
 go build -trimpath -o "$work/bin/terraform-provider-sbx" .
 go build -trimpath -o "$work/bin/floorprovider" ./internal/bench/floorprovider
 go build -o "$work/bin/benchfake" ./internal/bench/benchfake
@@ -57,10 +66,15 @@ export GOGC=400 TF_LOG_SDK=off TF_LOG_SDK_PROTO=off TF_LOG_SDK_FRAMEWORK=off TF_
 [ -z "\${SBX_CPUPROFILE:-}" ] || export SBX_CPUPROFILE="\$SBX_CPUPROFILE-floor"
 exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/floorprovider" "\$@"
 WRAP
-chmod +x "$work/override/terraform-provider-sbx" "$work/floor-override/terraform-provider-sbx"
-for dir in sbx floor; do
-  override=$work/override
-  [ "$dir" = sbx ] || override=$work/floor-override
+# The calls sbx's E2B sandboxes make per operation: create POSTs and reads
+# the box back, a refresh reads it, a destroy deletes it.
+waits="create=$((2 * LATENCY_MS))ms,read=${LATENCY_MS}ms,delete=${LATENCY_MS}ms"
+sed -e "s/^export GOGC=400/export SBX_FLOOR_WAITS=$waits GOGC=400/" -e 's/-floor"$/-wait"/' \
+  "$work/floor-override/terraform-provider-sbx" >"$work/wait-override/terraform-provider-sbx"
+chmod +x "$work/override/terraform-provider-sbx" "$work/floor-override/terraform-provider-sbx" "$work/wait-override/terraform-provider-sbx"
+for dir in sbx floor wait; do
+  override=$work/$dir-override
+  [ "$dir" != sbx ] || override=$work/override
   cat >"$work/$dir.terraformrc" <<RC
 provider_installation {
   dev_overrides {
@@ -109,6 +123,7 @@ resource "sbx_sandbox" "s" {
 }
 HCL
 cp "$work/sbx/main.tf" "$work/floor/main.tf"
+cp "$work/sbx/main.tf" "$work/wait/main.tf"
 cat >"$work/core/main.tf" <<HCL
 resource "terraform_data" "s" {
   count = $BOXES
@@ -167,19 +182,21 @@ echo "sbx bench-scale: $BOXES boxes on the E2B fake, ${LATENCY_MS} ms per answer
 for ((round = 1; round <= ROUNDS; round++)); do
   # Every other round runs the floor first, so a machine that gets busier
   # or quieter during the run does not favour one side.
-  if ((round % 2)); then run sbx; run floor; else run floor; run sbx; fi
+  if ((round % 2)); then run sbx; run floor; run wait; else run wait; run floor; run sbx; fi
   run core
   if [ "$ROUNDS" -gt 1 ]; then
-    printf 'round %d: sbx / floorprovider wall' "$round"
-    for p in apply plan destroy; do
-      sw=$(tail -n1 "$work/sbx-$p.results" | cut -d' ' -f1)
-      fw=$(tail -n1 "$work/floor-$p.results" | cut -d' ' -f1)
-      printf ' %s %s' "$p" "$(awk -v s="$sw" -v f="$fw" 'BEGIN { printf "%.2fx", s / f }')"
+    for against in floor wait; do
+      printf 'round %d: sbx / %s wall' "$round" "$against"
+      for p in apply plan destroy; do
+        sw=$(tail -n1 "$work/sbx-$p.results" | cut -d' ' -f1)
+        fw=$(tail -n1 "$work/$against-$p.results" | cut -d' ' -f1)
+        printf ' %s %s' "$p" "$(awk -v s="$sw" -v f="$fw" 'BEGIN { printf "%.2fx", s / f }')"
+      done
+      echo
     done
-    echo
   fi
 done
-for dir in sbx floor core; do
+for dir in sbx floor wait core; do
   for p in apply plan destroy; do median_results "$dir" "$p"; done
 done
 [ "$ROUNDS" = 1 ] || echo "medians of $ROUNDS rounds:"
@@ -209,6 +226,13 @@ for p in apply plan destroy; do
     api = r * l / 1000 / par; m = api > w ? api : w
     printf "  %-8s wall %6.1f s (vs_floor %5.2fx), cpu %6.2f s (%5.2f ms/box; provider %5.2f); above: %5.2f ms/box (provider %5.2f)\n",
       p, w, sw / m, fc, fc * 1000 / n, fp * 1000 / n, (c - fc) * 1000 / n, (pc - fp) * 1000 / n }'
+done
+echo "floorprovider waiting as sbx's API calls take ($waits), no CPU spent on them:"
+for p in apply plan destroy; do
+  read -r wall _ _ _ _ <"$work/sbx-$p.result"
+  read -r wwall wcpu _ _ _ <"$work/wait-$p.result"
+  awk -v p="$p" -v sw="$wall" -v w="$wwall" -v c="$wcpu" -v n="$BOXES" 'BEGIN {
+    printf "  %-8s wall %6.1f s (sbx / this %5.2fx), cpu %6.2f s (%5.2f ms/box)\n", p, w, sw / w, c, c * 1000 / n }'
 done
 awk -v n="$BOXES" -v s="$(cat "$work/sbx.state-bytes")" -v f="$(cat "$work/floor.state-bytes")" -v c="$(cat "$work/core.state-bytes")" 'BEGIN {
   printf "state after apply: sbx %d bytes (%d per box), floorprovider %d (%d), terraform core alone %d (%d)\n", s, s / n, f, f / n, c, c / n }'

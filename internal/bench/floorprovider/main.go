@@ -4,11 +4,14 @@
 // up), Read keeps the state. `make bench-scale` runs it as the same-schema
 // floor: what Terraform and the plugin framework cost for objects of this
 // shape, so the provider's own cost is what it spends above this floor.
+// With SBX_FLOOR_WAITS (waits.go) each operation also waits as long as the
+// provider's API calls there take, without spending CPU on them.
 package main
 
 import (
 	"context"
 	"log"
+	"os"
 	"strconv"
 	"sync/atomic"
 
@@ -23,9 +26,13 @@ import (
 )
 
 func main() {
+	w, err := parseWaits(os.Getenv(waitsEnv))
+	if err != nil {
+		log.Fatal(err.Error())
+	}
 	stopProfile := cpuprofile.Start()
-	err := providerserver.Serve(context.Background(), func() provider.Provider {
-		return &floorProvider{real: sbx.New("floor")()}
+	err = providerserver.Serve(context.Background(), func() provider.Provider {
+		return &floorProvider{real: sbx.New("floor")(), waits: w}
 	}, providerserver.ServeOpts{Address: "registry.terraform.io/sbxhq/sbx"})
 	stopProfile()
 	if err != nil {
@@ -33,8 +40,12 @@ func main() {
 	}
 }
 
-// floorProvider answers with the real provider's schema and configures nothing.
-type floorProvider struct{ real provider.Provider }
+// floorProvider answers with the real provider's schema and configures
+// nothing; its resources wait as waits says.
+type floorProvider struct {
+	real  provider.Provider
+	waits waits
+}
 
 var _ provider.Provider = (*floorProvider)(nil)
 
@@ -52,7 +63,7 @@ func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *p
 func (p *floorProvider) Resources(ctx context.Context) []func() resource.Resource {
 	var out []func() resource.Resource
 	for _, newReal := range p.real.Resources(ctx) {
-		out = append(out, func() resource.Resource { return &floorResource{real: newReal()} })
+		out = append(out, func() resource.Resource { return &floorResource{real: newReal(), waits: p.waits} })
 	}
 	return out
 }
@@ -60,8 +71,11 @@ func (p *floorProvider) Resources(ctx context.Context) []func() resource.Resourc
 func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
 
 // floorResource has a real resource's schema, stripped of plan modifiers
-// and validators, and stores what it is given.
-type floorResource struct{ real resource.Resource }
+// and validators, and stores what it is given after its wait.
+type floorResource struct {
+	real  resource.Resource
+	waits waits
+}
 
 var _ resource.Resource = (*floorResource)(nil)
 
@@ -74,17 +88,23 @@ func (r *floorResource) Schema(ctx context.Context, req resource.SchemaRequest, 
 	resp.Schema = stripped(resp.Schema)
 }
 
-func (r *floorResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *floorResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	wait(ctx, r.waits.create)
 	resp.State.Raw = known(req.Plan.Raw)
 }
 
-func (r *floorResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+func (r *floorResource) Read(ctx context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	wait(ctx, r.waits.read)
+}
 
-func (r *floorResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *floorResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	wait(ctx, r.waits.update)
 	resp.State.Raw = known(req.Plan.Raw)
 }
 
-func (r *floorResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *floorResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	wait(ctx, r.waits.delete)
+}
 
 // lastID numbers the ids the floor makes up.
 var lastID atomic.Int64
