@@ -71,6 +71,10 @@ WRAP
 waits="create=$((2 * LATENCY_MS))ms,read=${LATENCY_MS}ms,delete=${LATENCY_MS}ms"
 sed -e "s/^export GOGC=400/export SBX_FLOOR_WAITS=$waits GOGC=400/" -e 's/-floor"$/-wait"/' \
   "$work/floor-override/terraform-provider-sbx" >"$work/wait-override/terraform-provider-sbx"
+# A floor wrapper reworded so the sed above misses would make the second
+# floor the first one, unnoticed in the figures.
+grep -q "SBX_FLOOR_WAITS=$waits " "$work/wait-override/terraform-provider-sbx" ||
+  { echo "bench-scale: the waiting floor's wrapper did not get SBX_FLOOR_WAITS" >&2; exit 1; }
 chmod +x "$work/override/terraform-provider-sbx" "$work/floor-override/terraform-provider-sbx" "$work/wait-override/terraform-provider-sbx"
 for dir in sbx floor wait; do
   override=$work/$dir-override
@@ -180,7 +184,7 @@ median_results() {
 
 echo "sbx bench-scale: $BOXES boxes on the E2B fake, ${LATENCY_MS} ms per answer, -parallelism=$PARALLELISM, $ROUNDS round(s)"
 for ((round = 1; round <= ROUNDS; round++)); do
-  # Every other round runs the floor first, so a machine that gets busier
+  # Every other round runs the floors first, so a machine that gets busier
   # or quieter during the run does not favour one side.
   if ((round % 2)); then run sbx; run floor; run wait; else run wait; run floor; run sbx; fi
   run core
