@@ -49,36 +49,35 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$work/bin" "$work/override" "$work/floor-override" "$work/wait-override" "$work/sbx" "$work/floor" "$work/wait" "$work/core"
+mkdir -p "$work/bin" "$work/sbx-override" "$work/floor-override" "$work/wait-override" "$work/sbx" "$work/floor" "$work/wait" "$work/core"
 go build -trimpath -o "$work/bin/terraform-provider-sbx" .
 go build -trimpath -o "$work/bin/floorprovider" ./internal/bench/floorprovider
 go build -o "$work/bin/benchfake" ./internal/bench/benchfake
 # The wrappers Terraform starts: one line "user sys" per provider process.
-# The floor runs with the settings the provider gives itself when no log
-# is asked for (logenv.go, gcpercent.go), so the two differ only in logic.
-cat >"$work/override/terraform-provider-sbx" <<WRAP
+cat >"$work/sbx-override/terraform-provider-sbx" <<WRAP
 #!/bin/sh
 exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/terraform-provider-sbx" "\$@"
 WRAP
-cat >"$work/floor-override/terraform-provider-sbx" <<WRAP
+# floor_wrapper NAME [VAR=VALUE]: floorprovider's wrapper for the NAME run,
+# its profiles named -NAME. The floor runs with the settings the provider
+# gives itself when no log is asked for (logenv.go, gcpercent.go), so the
+# two differ only in logic.
+floor_wrapper() {
+  cat >"$work/$1-override/terraform-provider-sbx" <<WRAP
 #!/bin/sh
-export GOGC=400 TF_LOG_SDK=off TF_LOG_SDK_PROTO=off TF_LOG_SDK_FRAMEWORK=off TF_LOG_PROVIDER_SBX=off
-[ -z "\${SBX_CPUPROFILE:-}" ] || export SBX_CPUPROFILE="\$SBX_CPUPROFILE-floor"
+export ${2:+$2 }GOGC=400 TF_LOG_SDK=off TF_LOG_SDK_PROTO=off TF_LOG_SDK_FRAMEWORK=off TF_LOG_PROVIDER_SBX=off
+[ -z "\${SBX_CPUPROFILE:-}" ] || export SBX_CPUPROFILE="\$SBX_CPUPROFILE-$1"
 exec /usr/bin/time -a -o "$work/provider-cpu" -f "%U %S" "$work/bin/floorprovider" "\$@"
 WRAP
+}
+floor_wrapper floor
 # The calls sbx's E2B sandboxes make per operation: create POSTs and reads
 # the box back, a refresh reads it, a destroy deletes it.
 waits="create=$((2 * LATENCY_MS))ms,read=${LATENCY_MS}ms,delete=${LATENCY_MS}ms"
-sed -e "s/^export GOGC=400/export SBX_FLOOR_WAITS=$waits GOGC=400/" -e 's/-floor"$/-wait"/' \
-  "$work/floor-override/terraform-provider-sbx" >"$work/wait-override/terraform-provider-sbx"
-# A floor wrapper reworded so the sed above misses would make the second
-# floor the first one, unnoticed in the figures.
-grep -q "SBX_FLOOR_WAITS=$waits " "$work/wait-override/terraform-provider-sbx" ||
-  { echo "bench-scale: the waiting floor's wrapper did not get SBX_FLOOR_WAITS" >&2; exit 1; }
-chmod +x "$work/override/terraform-provider-sbx" "$work/floor-override/terraform-provider-sbx" "$work/wait-override/terraform-provider-sbx"
+floor_wrapper wait "SBX_FLOOR_WAITS=$waits"
 for dir in sbx floor wait; do
   override=$work/$dir-override
-  [ "$dir" != sbx ] || override=$work/override
+  chmod +x "$override/terraform-provider-sbx"
   cat >"$work/$dir.terraformrc" <<RC
 provider_installation {
   dev_overrides {
