@@ -100,6 +100,29 @@ func timeoutsBlock(o platformtest.Op) string {
 	return fmt.Sprintf("\n  timeouts {\n    %s = %q\n  }\n", o, rowTimeout)
 }
 
+// withDefaultTimeouts makes the retry of a latency row run with the
+// timeouts a user has who sets none: the row's short timeout exists only
+// to make the held call give up, and left on the retry it would fail a
+// machine slower than the fake's slow path. A create or an update takes
+// its timeout from the configuration, so the row's configuration is
+// written again without the block; a delete takes it from the state, so
+// the resource, which the held delete left in place (a request given up
+// while held is never handled), is first applied again without the block,
+// and the next apply removes it. The fault hit once and is spent.
+func withDefaultTimeouts(t *testing.T, w *acctest.OtherState, in *platformtest.Instance, k platformtest.FaultTarget, o platformtest.Op) {
+	t.Helper()
+	switch o {
+	case platformtest.OpCreate:
+		w.WriteFile("main.tf", in.ProviderBlock()+k.Deps+k.HCL(false, ""))
+	case platformtest.OpUpdate:
+		w.WriteFile("main.tf", in.ProviderBlock()+k.Deps+k.HCL(true, ""))
+	case platformtest.OpDelete:
+		w.WriteFile("main.tf", in.ProviderBlock()+k.Deps+k.HCL(false, ""))
+		w.MustRun("apply", "-auto-approve", "-input=false", "-no-color")
+		w.WriteFile("main.tf", in.ProviderBlock()+k.Deps)
+	}
+}
+
 // holds checks that the platform holds exactly the objects of k whose ids
 // the state holds: none missing, none more (no orphan, no duplicate). A
 // template that is a record in state only has nothing to look for.
@@ -293,6 +316,9 @@ func runRow(t *testing.T, kit platformtest.Kit, plan *platformtest.FaultPlan, k 
 		t.Logf("expects an error saying it is safe to apply again, then convergence: %s", want.why)
 		if err == nil || !retrySafeError.MatchString(out) {
 			t.Fatalf("the faulted %s: %v, want a failure matching %s:\n%s", o, err, retrySafeError, out)
+		}
+		if f == platformtest.FaultLatency {
+			withDefaultTimeouts(t, w, in, k, o)
 		}
 		out, err = w.Run(args...)
 	}
