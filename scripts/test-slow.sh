@@ -39,13 +39,8 @@ echo "==> go test with $hogs CPU hog(s) beside it on $(nproc) CPU(s); events in 
 
 start=$SECONDS
 rc=0
-go test -json -count=1 -timeout "$timeout" -p 3 "$@" >"$log" 2>&1 || rc=$?
-wall=$((SECONDS - start))
-stop_hogs
-hog_pids=()
-
-echo "==> go test ended after ${wall} s (exit status $rc)"
-report_rc=0
-bin/testtimes -timeout "$timeout" <"$log" || report_rc=$?
-if [ "$rc" = 0 ] && [ "$report_rc" != 0 ]; then rc=$report_rc; fi
+# testtimes prints each package's line as it ends, then the failures'
+# output and the report; the events are kept in $log.
+go test -json -count=1 -timeout "$timeout" -p 3 "$@" 2>&1 | tee "$log" | bin/testtimes -timeout "$timeout" || rc=$?
+echo "==> go test with $hogs CPU hog(s) took $((SECONDS - start)) s (exit status $rc)"
 exit "$rc"

@@ -116,7 +116,7 @@ func packageLine(t Timing) string {
 // top slowest tests. It returns the packages that used half or more.
 func Report(w io.Writer, res Result, timeout time.Duration, top int) []string {
 	var near []string
-	_, _ = fmt.Fprintf(w, "%-70s %9s %8s\n", "package", "wall", "timeout")
+	_, _ = fmt.Fprintf(w, "%-48s %9s %8s\n", "package", "wall", "timeout")
 	for _, p := range res.Packages {
 		if p.Action == "skip" {
 			continue
@@ -127,7 +127,7 @@ func Report(w io.Writer, res Result, timeout time.Duration, top int) []string {
 			mark = "  <- half of its -timeout or more"
 			near = append(near, p.Package)
 		}
-		_, _ = fmt.Fprintf(w, "%-70s %8.1fs %7.0f%%%s\n", p.Package, p.Elapsed.Seconds(), share*100, mark)
+		_, _ = fmt.Fprintf(w, "%-48s %8.1fs %7.0f%%%s\n", strings.TrimPrefix(p.Package, modulePrefix(p.Package)), p.Elapsed.Seconds(), share*100, mark)
 	}
 	if top > 0 && len(res.Tests) > 0 {
 		_, _ = fmt.Fprintf(w, "\nthe %d slowest tests and subtests (a parallel test's time includes its waits for a slot):\n", min(top, len(res.Tests)))

@@ -43,12 +43,12 @@ func TestRead(t *testing.T) {
 	if len(near) != 1 || near[0] != "m/internal/b" {
 		t.Errorf("packages at half of the timeout or more: %v, want m/internal/b (1950 s of 3600)", near)
 	}
-	for _, want := range []string{"m/internal/b", "54%  <- half", "m/internal/a", "3%", "the 2 slowest", "1900.0s  internal/b  TestLong/sub"} {
+	for _, want := range []string{"internal/b  ", "54%  <- half", "internal/a  ", "3%", "the 2 slowest", "1900.0s  internal/b  TestLong/sub"} {
 		if !strings.Contains(rep.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, rep.String())
 		}
 	}
-	if strings.Contains(rep.String(), "m/internal/c") || strings.Contains(rep.String(), "TestQuick") {
+	if strings.Contains(rep.String(), "internal/c") || strings.Contains(rep.String(), "TestQuick") {
 		t.Errorf("report lists a package without tests or a test past the top 2:\n%s", rep.String())
 	}
 }
