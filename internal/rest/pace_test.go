@@ -183,6 +183,8 @@ func TestDoPacingCancelled(t *testing.T) {
 		cancelIn bool // cancel from inside the pacing wait
 		want     error
 		wantWait bool // the wait was started
+		// wantMessage, when set, is in the error: which check refused.
+		wantMessage string
 	}{
 		{
 			name:     "cancelled during the pacing wait",
@@ -190,11 +192,14 @@ func TestDoPacingCancelled(t *testing.T) {
 			cancelIn: true, want: context.Canceled, wantWait: true,
 		},
 		{
+			// A deadline 100 ms off, before the 1 s wait, that never ends the
+			// context by itself: however slowly the call gets to its wait,
+			// it is the pacer that refuses it, not a context already done.
 			name: "a pacing wait past the deadline is not started",
 			ctx: func() (context.Context, context.CancelFunc) {
-				return context.WithTimeout(context.Background(), 100*time.Millisecond)
+				return reportsDeadline{Context: context.Background(), at: time.Now().Add(100 * time.Millisecond)}, func() {}
 			},
-			want: context.DeadlineExceeded,
+			want: context.DeadlineExceeded, wantMessage: "falls past the operation's deadline",
 		},
 	}
 	for _, tc := range cases {
@@ -215,8 +220,8 @@ func TestDoPacingCancelled(t *testing.T) {
 			if !errors.Is(err, tc.want) || errors.Is(err, ErrMaybeApplied) {
 				t.Fatalf("error %v: want %v without ErrMaybeApplied", err, tc.want)
 			}
-			if !strings.Contains(err.Error(), "POST "+path+": not sent") {
-				t.Errorf("error %q should say the request was not sent", err)
+			if !strings.Contains(err.Error(), "POST "+path+": not sent") || !strings.Contains(err.Error(), tc.wantMessage) {
+				t.Errorf("error %q should say the request was not sent, and %q", err, tc.wantMessage)
 			}
 			if srv.hits() != 3 {
 				t.Errorf("server saw %d requests, want 3 (nothing sent after the cancel)", srv.hits())
@@ -236,6 +241,16 @@ func TestDoPacingCancelled(t *testing.T) {
 		})
 	}
 }
+
+// reportsDeadline is a context that reports a deadline at but never ends
+// by itself: what the pacer makes of a deadline, apart from the time a
+// slow machine takes to reach it.
+type reportsDeadline struct {
+	context.Context
+	at time.Time
+}
+
+func (c reportsDeadline) Deadline() (time.Time, bool) { return c.at, true }
 
 // Retries take a pacing token too: after a short backoff the retry still
 // waits out the rest of its key's step.
@@ -376,14 +391,25 @@ func TestPacerConcurrentReservations(t *testing.T) {
 	}
 }
 
-// Concurrent Do calls on a real clock: all get through, paced, race-free.
+// Concurrent Do calls on the real timer: all get through, race-free, each
+// key's requests paced as its schedule says. The clock stands still, so
+// the waits do not depend on how fast the calls come: per key, the burst
+// goes at once and each later request waits one step (2 ms) more than the
+// one before, whichever order the calls take; the real timer waits them.
 func TestDoPacingConcurrent(t *testing.T) {
+	var mu sync.Mutex
+	var waits []time.Duration
 	c, srv, _ := restTestServer(t, []http.HandlerFunc{respond(200, `{}`)}, func(cfg *Config) {
-		cfg.Sleep, cfg.Now = nil, nil // the real timer and clock
+		cfg.Now = func() time.Time { return fixedNow }
+		cfg.Sleep = func(ctx context.Context, d time.Duration) error {
+			mu.Lock()
+			waits = append(waits, d)
+			mu.Unlock()
+			return SleepContext(ctx, d) // the real timer
+		}
 		cfg.Pacing = func(_, path string) Pace { return Pace{Key: path, Rate: 500, Burst: 5} }
 	})
-	const perKey, keys = 25, 4
-	start := time.Now()
+	const perKey, keys, burst = 25, 4, 5
 	var wg sync.WaitGroup
 	for k := range keys {
 		for range perKey {
@@ -398,9 +424,16 @@ func TestDoPacingConcurrent(t *testing.T) {
 	if srv.hits() != perKey*keys {
 		t.Errorf("hits %d, want %d", srv.hits(), perKey*keys)
 	}
-	// Each key: 5 at once, then 20 more at 2ms apart.
-	if d := time.Since(start); d < 40*time.Millisecond {
-		t.Errorf("%d requests per key took %s; pacing at 500/s with burst 5 needs at least 40ms", perKey, d)
+	// Each key: 5 at once, then 20 more waiting 2 ms, 4 ms, ... 40 ms.
+	var want []time.Duration
+	for i := burst; i < perKey; i++ {
+		for range keys {
+			want = append(want, time.Duration(i-burst+1)*2*time.Millisecond)
+		}
+	}
+	slices.Sort(waits)
+	if !slices.Equal(waits, want) {
+		t.Errorf("pacing waits %v, want %v: %d per key at 500/s past a burst of %d", waits, want, perKey-burst, burst)
 	}
 	if got := c.pacer.keys(); got > keys {
 		t.Errorf("%d buckets for %d keys", got, keys)

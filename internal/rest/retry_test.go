@@ -5,9 +5,12 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 var fixedNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -259,18 +262,26 @@ func TestDoContext(t *testing.T) {
 	t.Run("cancelled during the default timer wait stops at once", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		// The default timer (SleepContext), with an hour to wait; the
+		// cancel comes once that wait has begun. Its answer says how it
+		// ended: the context's error, not nil after the hour.
+		var waited []time.Duration
+		var waitErr error
 		c, srv, _ := restTestServer(t, []http.HandlerFunc{e503}, func(cfg *Config) {
-			cfg.Sleep = nil // the real timer, with an hour to wait
+			cfg.Sleep = func(ctx context.Context, d time.Duration) error {
+				waited = append(waited, d)
+				go cancel()
+				waitErr = SleepContext(ctx, d)
+				return waitErr
+			}
 			cfg.MinWait, cfg.MaxWait = time.Hour, time.Hour
 		})
-		time.AfterFunc(20*time.Millisecond, cancel)
-		start := time.Now()
 		_, err := c.Do(ctx, Request{Method: "GET", Path: "/x"}, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("error %v does not wrap context.Canceled", err)
 		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("Do returned after %s", d)
+		if !slices.Equal(waited, []time.Duration{time.Hour}) || !errors.Is(waitErr, context.Canceled) {
+			t.Errorf("the timer waited %v and ended with %v; want one wait of 1h, ended by the cancel", waited, waitErr)
 		}
 		if srv.hits() != 1 {
 			t.Errorf("hits %d, want 1", srv.hits())
@@ -278,8 +289,9 @@ func TestDoContext(t *testing.T) {
 	})
 
 	t.Run("a Retry-After past the deadline fails without waiting", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
+		// A deadline a minute off that never ends the context by itself:
+		// the hour asked for is past it, however slow the call.
+		ctx := reportsDeadline{Context: context.Background(), at: time.Now().Add(time.Minute)}
 		c, srv, rec := restTestServer(t, []http.HandlerFunc{respond(429, "", "Retry-After", "3600")}, nil)
 		_, err := c.Do(ctx, Request{Method: "POST", Path: "/sandboxes"}, nil)
 		if !errors.Is(err, context.DeadlineExceeded) || !IsStatus(err, 429) {
@@ -307,9 +319,12 @@ func TestDoContext(t *testing.T) {
 	})
 
 	t.Run("deadline while a POST is in flight may have been applied", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
+		// The deadline passes once the server has the request, never
+		// before it is sent, however slow the machine.
+		ctx := clock.NewDeadline(context.Background())
+		defer ctx.Pass()
 		c, _, _ := restTestServer(t, []http.HandlerFunc{func(w http.ResponseWriter, r *http.Request) {
+			ctx.Pass()
 			<-r.Context().Done()
 		}}, nil)
 		_, err := c.Do(ctx, Request{Method: "POST", Path: "/x"}, nil)

@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// SleepContext's answer tells how its wait ended: nil once the timer ran
+// out (a context that never ends leaves it nothing else), the context's
+// error once the context ended first, which an hour's timer proves.
 func TestSleepContext(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -24,12 +27,8 @@ func TestSleepContext(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
 			if err := SleepContext(tt.ctx, tt.d); !errors.Is(err, tt.want) {
 				t.Errorf("SleepContext(%s) = %v, want %v", tt.d, err, tt.want)
-			}
-			if el := time.Since(start); el > time.Minute {
-				t.Errorf("SleepContext(%s) took %s", tt.d, el)
 			}
 		})
 	}
