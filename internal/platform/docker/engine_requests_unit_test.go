@@ -1,7 +1,6 @@
 package docker
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -92,110 +92,107 @@ func writeJSON(w http.ResponseWriter, v any) {
 // A box without a ready_cmd is watched for an exit with one wait call held
 // open for the settle time, not read every pollInterval; the box's exit ends
 // the watch at once, and an engine that will not hold the wait is polled.
+// The settle time passes on a fake clock, when the engine stub says (at a
+// given read, or while the wait is held), so a box is ready only once the
+// clock says so whatever the machine's speed; each row's waitReady runs
+// under a context that never ends, so a return is waitReady's own doing.
 func TestWaitReadyWithoutReadyCmd(t *testing.T) {
-	const settle = 400 * time.Millisecond
 	running := &container.State{Status: container.StateRunning, Running: true, StartedAt: "2026-01-02T03:04:05Z"}
 	exited := &container.State{Status: container.StateExited, ExitCode: 3,
 		StartedAt: "2026-01-02T03:04:05Z", FinishedAt: "2026-01-02T03:04:05.1Z"}
-	inspect := func(st func() *container.State) http.HandlerFunc {
-		return func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, container.InspectResponse{
-				ContainerJSONBase: &container.ContainerJSONBase{ID: "box", State: st()},
-				Config:            &container.Config{Env: []string{"TOKEN=secret-value"}},
-			})
-		}
-	}
-	holdWait := func(w http.ResponseWriter, r *http.Request) {
-		// As the engine does: the header at once, the answer at the exit.
-		w.WriteHeader(http.StatusOK)
-		flush(w)
-		<-r.Context().Done()
-	}
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, tc := range []struct {
 		name string
-		// handlers gets a func that reports whether the box has exited.
-		handlers    func(exit func(), gone func() bool) map[string]http.HandlerFunc
-		wantErr     string        // "" for ready
-		minTook     time.Duration // the box must have kept running this long
-		maxTook     time.Duration
-		wantWaits   int
-		maxInspects int
+		// settle is the real time the client holds the wait for; the
+		// clock only moves when settledAt says.
+		settle time.Duration
+		// settledAt is the read at which the settle time has passed; 0:
+		// once the wait is asked for; -1: never.
+		settledAt int
+		wait      func(w http.ResponseWriter, r *http.Request, exit func())
+		wantErr   string // "" for ready
+		wantWaits int    // -1: any number
+		reads     int
 	}{
 		{
-			name: "keeps running: one wait, read before and after",
-			handlers: func(_ func(), gone func() bool) map[string]http.HandlerFunc {
-				return map[string]http.HandlerFunc{
-					"GET /containers/box/json":  inspect(func() *container.State { return running }),
-					"POST /containers/box/wait": holdWait,
-				}
+			// The engine never answers the wait and the context never
+			// ends: only the wait's own deadline, a real one of settle,
+			// ends it, and the box is read once more.
+			name:   "keeps running: one wait held to its deadline, read before and after",
+			settle: 100 * time.Millisecond, settledAt: 0,
+			wait: func(w http.ResponseWriter, r *http.Request, _ func()) {
+				// As the engine does: the header at once, the answer at
+				// the exit, which never comes.
+				w.WriteHeader(http.StatusOK)
+				flush(w)
+				<-r.Context().Done()
 			},
-			minTook: settle, maxTook: settle + 2*time.Second,
-			wantWaits: 1, maxInspects: 2,
+			wantWaits: 1, reads: 2,
 		},
 		{
-			name: "exits while settling: fails at the exit, not at the settle time",
-			handlers: func(exit func(), gone func() bool) map[string]http.HandlerFunc {
-				return map[string]http.HandlerFunc{
-					"GET /containers/box/json": inspect(func() *container.State {
-						if gone() {
-							return exited
-						}
-						return running
-					}),
-					"POST /containers/box/wait": func(w http.ResponseWriter, _ *http.Request) {
-						w.WriteHeader(http.StatusOK)
-						flush(w)
-						time.Sleep(50 * time.Millisecond)
-						exit()
-						_ = json.NewEncoder(w).Encode(container.WaitResponse{StatusCode: 3})
-					},
-					"GET /containers/box/logs": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) },
-				}
+			name:   "exits while settling: fails at the exit, not at the settle time",
+			settle: time.Hour, settledAt: -1,
+			wait: func(w http.ResponseWriter, _ *http.Request, exit func()) {
+				w.WriteHeader(http.StatusOK)
+				flush(w)
+				exit()
+				_ = json.NewEncoder(w).Encode(container.WaitResponse{StatusCode: 3})
 			},
-			wantErr: "its command exited with code 3 right after it started",
-			maxTook: settle - 100*time.Millisecond, wantWaits: 1, maxInspects: 2,
+			wantErr:   "its command exited with code 3 right after it started",
+			wantWaits: 1, reads: 2,
 		},
 		{
-			name: "wait answers at once, box runs on: one wait, then polled",
-			handlers: func(_ func(), _ func() bool) map[string]http.HandlerFunc {
-				return map[string]http.HandlerFunc{
-					"GET /containers/box/json": inspect(func() *container.State { return running }),
-					"POST /containers/box/wait": func(w http.ResponseWriter, _ *http.Request) {
-						writeJSON(w, container.WaitResponse{})
-					},
-				}
+			name:   "wait answers at once, box runs on: one wait, then polled until settled",
+			settle: time.Hour, settledAt: 3,
+			wait: func(w http.ResponseWriter, _ *http.Request, _ func()) {
+				writeJSON(w, container.WaitResponse{})
 			},
-			minTook: settle, maxTook: settle + 2*time.Second,
-			wantWaits: 1, maxInspects: int(settle/pollInterval) + 3,
+			wantWaits: 1, reads: 3,
 		},
 		{
-			name: "engine refuses the wait: polled until settled",
-			handlers: func(_ func(), _ func() bool) map[string]http.HandlerFunc {
-				return map[string]http.HandlerFunc{
-					"GET /containers/box/json": inspect(func() *container.State { return running }),
-					"POST /containers/box/wait": func(w http.ResponseWriter, _ *http.Request) {
-						w.Header().Set("Content-Type", "application/json")
-						w.WriteHeader(http.StatusInternalServerError)
-						_, _ = w.Write([]byte(`{"message":"wait is not available"}`))
-					},
-				}
+			name:   "engine refuses the wait: polled until settled",
+			settle: time.Hour, settledAt: 3,
+			wait: func(w http.ResponseWriter, _ *http.Request, _ func()) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(`{"message":"wait is not available"}`))
 			},
-			minTook: settle, maxTook: settle + 2*time.Second,
-			wantWaits: -1, maxInspects: int(settle/pollInterval) + 3,
+			wantWaits: -1, reads: 3,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
-			var out bool
+			reads, out := 0, false
 			exit := func() { mu.Lock(); out = true; mu.Unlock() }
-			gone := func() bool { mu.Lock(); defer mu.Unlock(); return out }
-			e := &stubEngine{handlers: tc.handlers(exit, gone)}
-			s := &sandboxes{api: stubClient(t, e), settle: settle}
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-			defer cancel()
-			start := time.Now()
-			err := s.waitReady(ctx, "box")
-			took := time.Since(start)
+			fake := clock.NewFake(t0)
+			settle := func() { fake.Set(t0.Add(tc.settle)) }
+			e := &stubEngine{handlers: map[string]http.HandlerFunc{
+				"GET /containers/box/json": func(w http.ResponseWriter, _ *http.Request) {
+					st := running
+					mu.Lock()
+					reads++
+					if reads == tc.settledAt {
+						settle()
+					}
+					if out {
+						st = exited
+					}
+					mu.Unlock()
+					writeJSON(w, container.InspectResponse{
+						ContainerJSONBase: &container.ContainerJSONBase{ID: "box", State: st},
+						Config:            &container.Config{Env: []string{"TOKEN=secret-value"}},
+					})
+				},
+				"POST /containers/box/wait": func(w http.ResponseWriter, r *http.Request) {
+					if tc.settledAt == 0 {
+						settle() // the box runs through its settle time while the wait is held
+					}
+					tc.wait(w, r, exit)
+				},
+				"GET /containers/box/logs": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) },
+			}}
+			s := &sandboxes{api: stubClient(t, e), settle: tc.settle, clock: fake}
+			err := s.waitReady(t.Context(), "box")
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Fatalf("waitReady: %v, want ready", err)
@@ -208,14 +205,14 @@ func TestWaitReadyWithoutReadyCmd(t *testing.T) {
 			if tc.wantErr != "" && !errors.As(err, &se) {
 				t.Errorf("error %T, want a *startError", err)
 			}
-			if took < tc.minTook || took > tc.maxTook {
-				t.Errorf("waitReady took %v, want %v to %v", took, tc.minTook, tc.maxTook)
+			if tc.wantErr == "" && fake.Now().Before(t0.Add(tc.settle)) {
+				t.Error("ready before the settle time passed")
 			}
 			if n := e.count("POST /containers/box/wait"); tc.wantWaits >= 0 && n != tc.wantWaits {
 				t.Errorf("%d wait calls, want %d (calls: %v)", n, tc.wantWaits, e.recorded())
 			}
-			if n := e.count("GET /containers/box/json"); n > tc.maxInspects {
-				t.Errorf("%d inspects, want at most %d (calls: %v)", n, tc.maxInspects, e.recorded())
+			if n := e.count("GET /containers/box/json"); n != tc.reads {
+				t.Errorf("%d inspects, want %d (calls: %v)", n, tc.reads, e.recorded())
 			}
 		})
 	}

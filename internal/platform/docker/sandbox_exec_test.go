@@ -3,10 +3,12 @@ package docker
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -76,13 +78,18 @@ func TestSandboxExec(t *testing.T) {
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
-		defer cancel()
+		// The deadline passes once the command runs, not at a fixed time,
+		// which a slow machine could reach before the command started.
+		ctx := clock.NewDeadline(t.Context())
+		ctx.PassWhen(func() bool { return execTestRunning(p, sb.ID) })
 		// The agent without arguments runs until signalled.
 		_, err := p.Exec(ctx, sb.ID, platform.ExecSpec{Command: []string{"/agent"}, Timeout: 500 * time.Millisecond, MaxOutput: 1024})
 		var timeout *platform.ExecTimeoutError
 		if !errors.As(err, &timeout) || !strings.Contains(err.Error(), "goes on running in the box") {
 			t.Fatalf("err %v, want an ExecTimeoutError saying the command goes on", err)
+		}
+		if !execTestRunning(p, sb.ID) {
+			t.Error("the command past its deadline no longer runs in the box")
 		}
 	})
 	t.Run("a paused box", func(t *testing.T) {
@@ -100,5 +107,18 @@ func TestSandboxExec(t *testing.T) {
 		if !platform.IsNotFound(err) {
 			t.Fatalf("err %v, want not found", err)
 		}
+	})
+}
+
+// execTestRunning reports whether the engine says an exec runs in box id.
+func execTestRunning(p *Platform, id string) bool {
+	ctx := context.Background()
+	box, err := p.api.ContainerInspect(ctx, id)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(box.ExecIDs, func(exec string) bool {
+		e, err := p.api.ContainerExecInspect(ctx, exec)
+		return err == nil && e.Running
 	})
 }

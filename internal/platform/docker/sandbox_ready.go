@@ -63,7 +63,7 @@ const (
 // Errors carry no value of the box's env: log lines and check output are
 // masked (a program may well print the variable it was given).
 func (s *sandboxes) waitReady(ctx context.Context, id string) error {
-	settled := time.Now().Add(s.startSettle())
+	settled := s.now().Add(s.startSettle())
 	var last *container.InspectResponse
 	held := false // the one held wait of a box without a ready_cmd is over
 	for {
@@ -76,6 +76,9 @@ func (s *sandboxes) waitReady(ctx context.Context, id string) error {
 			return wrapErr(kindSandbox, id, err)
 		}
 		last = &c
+		if s.readHook != nil {
+			s.readHook(c)
+		}
 		st := c.State
 		if st == nil {
 			return fmt.Errorf("sandbox %q: the engine reports no state for it", id)
@@ -86,7 +89,7 @@ func (s *sandboxes) waitReady(ctx context.Context, id string) error {
 		health := st.Health
 		checked := health != nil && health.Status != container.NoHealthcheck
 		switch {
-		case !checked && !time.Now().Before(settled):
+		case !checked && !s.now().Before(settled):
 			return nil
 		case checked && health.Status == container.Healthy:
 			return nil
@@ -120,12 +123,21 @@ func (s *sandboxes) startSettle() time.Duration {
 	return startSettle
 }
 
-// waitExit returns once the box id is no longer running, or at until, or when
-// ctx ends, whichever is first; nil means the caller may read the box again
-// at once. An error means the engine did not hold the wait (it refused it,
-// or answered before any of those), and the caller polls instead.
+// now is the time on the service's clock.
+func (s *sandboxes) now() time.Time {
+	if s.clock != nil {
+		return s.clock.Now()
+	}
+	return time.Now()
+}
+
+// waitExit returns once the box id is no longer running, or at until (on
+// the service's clock), or when ctx ends, whichever is first; nil means the
+// caller may read the box again at once. An error means the engine did not
+// hold the wait (it refused it, or answered before any of those), and the
+// caller polls instead.
 func (s *sandboxes) waitExit(ctx context.Context, id string, until time.Time) error {
-	waitCtx, cancel := context.WithDeadline(ctx, until)
+	waitCtx, cancel := context.WithTimeout(ctx, until.Sub(s.now()))
 	defer cancel()
 	// "not-running" answers at once for a box that has already exited, so
 	// an exit between the start and this call is not missed.

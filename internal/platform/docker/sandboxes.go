@@ -11,6 +11,7 @@ import (
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -27,6 +28,12 @@ type sandboxes struct {
 	api *client.Client
 	// settle replaces startSettle when set (tests).
 	settle time.Duration
+	// clock tells waitReady the time; nil is the system clock (tests set
+	// a fake one, to say when the settle time has passed).
+	clock clock.Clock
+	// readHook, when set (tests), is shown each read of a box being
+	// started before waitReady judges it.
+	readHook func(container.InspectResponse)
 }
 
 // Get reads a sandbox; a container that is gone is a NotFoundError.

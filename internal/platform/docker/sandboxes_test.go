@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,9 +11,13 @@ import (
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/events"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/volume"
+	"github.com/docker/docker/client"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -141,21 +146,45 @@ func TestSandboxCreateInState(t *testing.T) {
 	}
 }
 
-func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
+// Deleting a running box kills it at once, with no stop and its grace
+// period, as the engine's events show: a kill with SIGKILL, none with
+// SIGTERM, no stop, and the agent dying of the kill (137), where a stop
+// would have let it end on its own (0).
+func TestSandboxDeleteRunningKillsAndIsIdempotent(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "")
 	sb := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID})
 
-	start := time.Now()
+	next := sandboxTestEvents(t, p.api, sb.ID)
 	if err := p.Sandboxes().Delete(ctx, sb.ID); err != nil {
 		t.Fatal(err)
 	}
-	// A stop would give the agent up to 10 s; a delete kills at once.
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("deleting a running sandbox took %v", took)
+	var seen []string
+	for {
+		ev := next()
+		seen = append(seen, string(ev.Action)+" "+fmt.Sprint(ev.Actor.Attributes["signal"], ev.Actor.Attributes["exitCode"]))
+		switch ev.Action {
+		case events.ActionKill:
+			if sig := ev.Actor.Attributes["signal"]; sig != "9" {
+				t.Errorf("the engine sent signal %s, want only SIGKILL (9)", sig)
+			}
+		case events.ActionStop:
+			t.Error("the engine stopped the box, giving it a grace period")
+		case events.ActionDie:
+			if code := ev.Actor.Attributes["exitCode"]; code != "137" {
+				t.Errorf("the box exited with code %s, want 137 (killed)", code)
+			}
+		}
+		if ev.Action == events.ActionDestroy {
+			break
+		}
 	}
+	if !slices.ContainsFunc(seen, func(e string) bool { return strings.HasPrefix(e, "kill ") }) {
+		t.Errorf("no kill among the engine's events %q", seen)
+	}
+
 	_, err := p.Sandboxes().Get(ctx, sb.ID)
 	var nf *platform.NotFoundError
 	if !errors.As(err, &nf) || nf.Kind != "sandbox" || nf.ID != sb.ID {
@@ -167,6 +196,49 @@ func TestSandboxDeleteRunningIsFastAndIdempotent(t *testing.T) {
 	if _, err := p.Sandboxes().SetState(ctx, sb.ID, platform.StateRunning); !platform.IsNotFound(err) {
 		t.Errorf("SetState after Delete: %v, want not found", err)
 	}
+}
+
+// sandboxTestEvents subscribes to the engine's events about container id
+// and returns once the subscription is live (an exec created in the box
+// for the purpose has come through it); next returns the following events
+// one by one. The engine answers at once: the bound on next, clock.Patience,
+// is only for an engine that has stopped.
+func sandboxTestEvents(t *testing.T, api *client.Client, id string) (next func() events.Message) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), clock.Patience)
+	t.Cleanup(cancel)
+	msgs, errs := api.Events(ctx, events.ListOptions{Filters: filters.NewArgs(filters.Arg("container", id))})
+	next = func() events.Message {
+		t.Helper()
+		select {
+		case m := <-msgs:
+			return m
+		case err := <-errs:
+			t.Fatalf("engine events of %s: %v", id, err)
+		}
+		return events.Message{}
+	}
+	// An event that happens before the engine has registered the
+	// subscription is not sent: mark until a mark comes through. Waiting
+	// a second for one only decides when to mark again.
+	for marked := false; !marked; {
+		mark, err := api.ContainerExecCreate(ctx, id, container.ExecOptions{Cmd: []string{"/agent", "pwd"}})
+		if err != nil {
+			t.Fatalf("marking the events of %s: %v", id, err)
+		}
+		again := time.After(time.Second)
+		for waiting := true; waiting && !marked; {
+			select {
+			case m := <-msgs:
+				marked = m.Actor.Attributes["execID"] == mark.ID
+			case err := <-errs:
+				t.Fatalf("engine events of %s: %v", id, err)
+			case <-again:
+				waiting = false
+			}
+		}
+	}
+	return next
 }
 
 // A named box is taken up again only by the create that made it (its
@@ -358,17 +430,36 @@ func TestSandboxCreateRefusals(t *testing.T) {
 	}
 }
 
+// A create whose context ends while the box's ready_cmd still fails (in
+// its start period, before the engine's verdict) fails saying the box is not
+// ready, with the check's latest output, and returns the box.
+//
+// The context ends once the create has read the box with a failed check on
+// record, not at a fixed time: on a slow machine the engine may not have run
+// the check yet when a fixed timeout passed. The engine runs it every
+// readyInterval; its failures count only after readyStartPeriod (30 s),
+// whose end would turn the error into an unhealthy verdict. That start
+// period is the test's real bound: ten times more than an idle machine
+// takes to run the check once.
 func TestSandboxNotReadyReturnsTheBox(t *testing.T) {
 	t.Parallel()
 	p := templateTestPlatform(t)
 	tmpl := sandboxTestTemplate(t, p, "/agent cat /never")
 	name := templateTestName("box")
 	sandboxTestCleanup(t, p.api, name)
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Second)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	sb, err := p.Sandboxes().Create(ctx, platform.SandboxSpec{Name: name, TemplateID: tmpl.ID})
-	if err == nil || !strings.Contains(err.Error(), "is not ready") || !strings.Contains(err.Error(), "last ready_cmd exit code 1") {
+	boxes := maskedSandboxes{&sandboxes{api: p.api, readHook: func(c container.InspectResponse) {
+		if h := c.State.Health; h != nil && slices.ContainsFunc(h.Log, func(r *container.HealthcheckResult) bool { return r.ExitCode != 0 }) {
+			cancel()
+		}
+	}}}
+	sb, err := boxes.Create(ctx, platform.SandboxSpec{Name: name, TemplateID: tmpl.ID})
+	if err == nil || !strings.Contains(err.Error(), "is not ready (health starting)") || !strings.Contains(err.Error(), "last ready_cmd exit code 1") {
 		t.Errorf("error = %v, want not ready with the check's output", err)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error = %v, want the end of the create's context", err)
 	}
 	if sb == nil || sb.ID == "" || sb.Name != name {
 		t.Fatalf("sandbox = %+v, want the box that exists, for the caller to save", sb)

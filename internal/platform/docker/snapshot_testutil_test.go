@@ -19,6 +19,7 @@ import (
 	"github.com/docker/docker/client"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // snapshotTestCleanupImage removes an image at the end of the test.
@@ -128,9 +129,11 @@ func snapshotTestReadFile(t *testing.T, api *client.Client, id, path string) (st
 }
 
 // snapshotTestWaitFile waits until the agent in a container has written path.
+// The agent writes it as it starts, within a second; the bound,
+// clock.Patience, is for one that never does.
 func snapshotTestWaitFile(t *testing.T, api *client.Client, id, path, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(clock.Patience)
 	for time.Now().Before(deadline) {
 		if got, ok := snapshotTestReadFile(t, api, id, path); ok && got == want {
 			return

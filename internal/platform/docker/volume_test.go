@@ -12,8 +12,10 @@ import (
 
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/volume"
+	"github.com/docker/docker/client"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -172,7 +174,7 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Get: %v", err)
 	}
-	time.Sleep(1100 * time.Millisecond) // the engine stamps creation times to the second
+	volumeTestAfterSecond(t, s.api, orig.CreatedAt)
 
 	got, err := s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"b": "2"}})
 	if err != nil {
@@ -187,6 +189,11 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	raw, _ := s.api.VolumeInspect(ctx, name)
 	if raw.Labels[platform.LabelName] != name || raw.Labels[platform.LabelKind] != kindVolume {
 		t.Fatalf("reserved labels lost: %v", raw.Labels)
+	}
+	// The volume was made again, and the engine stamped it later: the
+	// first time is kept by the provider, not by chance.
+	if stamped, err := time.Parse(time.RFC3339Nano, raw.CreatedAt); err != nil || !stamped.After(orig.CreatedAt) {
+		t.Fatalf("the engine stamps the relabelled volume %q, not after %s (%v)", raw.CreatedAt, orig.CreatedAt, err)
 	}
 	after := helperTestReadVolume(t, s.api, name)
 	if !reflect.DeepEqual(before, after) {
@@ -223,6 +230,37 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 	helperTestAssertNoHelpers(t, s.api, name)
 }
 
+// volumeTestAfterSecond returns once the engine's clock has passed the
+// second of stamp, so that a volume the engine makes from then on is stamped
+// later (it stamps creation times to the second). It waits on the engine's
+// clock, not the test's, and mostly not at all: the writes and reads of a
+// test take longer. Its bound, clock.Patience, is for an engine whose clock
+// stands still.
+func volumeTestAfterSecond(t *testing.T, api *client.Client, stamp time.Time) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), clock.Patience)
+	defer cancel()
+	next := stamp.Truncate(time.Second).Add(time.Second)
+	for {
+		info, err := api.Info(ctx)
+		if err != nil {
+			t.Fatalf("reading the engine's clock: %v", err)
+		}
+		now, err := time.Parse(time.RFC3339Nano, info.SystemTime)
+		if err != nil {
+			t.Fatalf("the engine's clock: %v", err)
+		}
+		if !now.Before(next) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the engine's clock stands at %s, before %s", now, next)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // A label change copies the volume's data out and back. A volume bigger
 // than the engine's socket buffers must come through whole, and within a
 // bound: copied through a single helper container the engine deadlocks on
@@ -236,7 +274,8 @@ func TestVolumeSetLabelsBigVolume(t *testing.T) {
 	_, _ = rand.Read(big)
 	helperTestWriteVolume(t, s.api, name, map[string]helperTestFile{"big.bin": {Content: string(big), Mode: 0o644}})
 
-	// Far more than 8 MiB needs on an idle engine; a deadlock never ends.
+	// Far more than 8 MiB needs on an idle engine (under a second) or on
+	// one ten times slower; a deadlock never ends.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if _, err := s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"size": "big"}}); err != nil {
