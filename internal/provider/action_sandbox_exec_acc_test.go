@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/events"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -110,17 +113,25 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 		t.Fatalf("exit 3 listed in success_exit_codes: %v\n%s", err, out)
 	}
 	// Past its timeout: the apply fails saying so, and the command goes on
-	// in the box, as the docs say of Docker. It ends on its own soon
-	// after, and the test waits for that: a box destroyed while an exec
-	// still runs in it is at the mercy of the engine's races between the
-	// exit of its processes.
-	s.WriteFile("main.tf", strings.Replace(sandboxExecActionHCL(t, name, `"exit", "0", "x"`, `    timeout = "1s"`),
-		`["/agent", "exit", "0", "x"]`, `["/agent", "sleep", "4s"]`, 1))
+	// in the box, as the docs say of Docker: the engine reports it ending
+	// later on its own, exit 0 after sleeping longer than the timeout,
+	// where a command stopped at the timeout would not exit 0. The test
+	// waits for that end: a box destroyed while an exec still runs in it is
+	// at the mercy of the engine's races between the exit of its processes.
+	// The timeout passes after the command has started (ten seconds, far
+	// more than starting it takes a machine ten times slower), and the
+	// command outlasts it, however late it started.
+	cmd := []string{"/agent", "sleep", "12s"}
+	ended := execAccWatch(t, s.StateIDs("sbx_sandbox")[0], cmd)
+	s.WriteFile("main.tf", strings.Replace(sandboxExecActionHCL(t, name, `"exit", "0", "x"`, `    timeout = "10s"`),
+		`["/agent", "exit", "0", "x"]`, `["/agent", "sleep", "12s"]`, 1))
 	out, err = s.Run("apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sbx_sandbox_exec.run")
-	if err == nil || !strings.Contains(out, "did not end within 1s") {
+	if err == nil || !strings.Contains(out, "did not end within 10s") {
 		t.Fatalf("a command past its timeout: %v, want a failed apply saying so:\n%s", err, out)
 	}
-	execAccWaitExecsEnd(t, s.StateIDs("sbx_sandbox")[0], []string{"/agent", "sleep", "4s"})
+	if code := ended(); code != "0" {
+		t.Errorf("the command past its timeout (%v) exited with code %s, want 0: it was not left to run its course", cmd, code)
+	}
 
 	// Refused before anything runs: a relative working_dir, an empty program,
 	// a code that is not a whole number.
@@ -141,34 +152,61 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 	s.WriteFile("main.tf", sandboxExecActionHCL(t, name, `"pwd"`, ""))
 }
 
-// execAccWaitExecsEnd checks that the command the exec action left running
-// in the box past its timeout (cmd, the only one the box runs by then)
-// still runs, then waits until it ends.
-func execAccWaitExecsEnd(t *testing.T, boxID string, cmd []string) {
+// execAccWatch watches the engine's events about box boxID, and returns
+// once the watch is live (an exec created for the purpose, never started,
+// has come through it). ended waits until cmd, run by exec in the box after
+// that, has ended, and returns its exit code. The engine reports at once:
+// the bound is for a command that never ends, several times what cmd
+// takes on a machine ten times slower.
+func execAccWatch(t *testing.T, boxID string, cmd []string) (ended func() string) {
 	t.Helper()
 	api := sbxacctest.DockerClient(t)
-	ctx := context.Background()
-	running := func() bool {
-		box, err := api.ContainerInspect(ctx, boxID)
-		if err != nil {
-			t.Fatalf("inspecting box %s: %v", boxID, err)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	t.Cleanup(cancel)
+	msgs, errs := api.Events(ctx, events.ListOptions{Filters: filters.NewArgs(filters.Arg("container", boxID))})
+	receive := func() events.Message {
+		t.Helper()
+		select {
+		case m := <-msgs:
+			return m
+		case err := <-errs:
+			t.Fatalf("watching box %s: %v", boxID, err)
 		}
-		for _, id := range box.ExecIDs {
-			e, err := api.ContainerExecInspect(ctx, id)
-			if err == nil && e.Running {
-				return true
+		return events.Message{} // not reached: Fatalf ends the test
+	}
+	// The engine sends only what happens after it has taken the watch in:
+	// a mark made before then is lost, so mark again each second until one
+	// comes through.
+	for live := false; !live; {
+		mark, err := api.ContainerExecCreate(ctx, boxID, container.ExecOptions{Cmd: []string{"/agent", "pwd"}})
+		if err != nil {
+			t.Fatalf("marking box %s: %v", boxID, err)
+		}
+		timer := time.NewTimer(time.Second)
+		for waiting := true; waiting && !live; {
+			select {
+			case m := <-msgs:
+				live = m.Actor.Attributes["execID"] == mark.ID
+			case err := <-errs:
+				t.Fatalf("watching box %s: %v", boxID, err)
+			case <-timer.C:
+				waiting = false
 			}
 		}
-		return false
+		timer.Stop()
 	}
-	if !running() {
-		t.Fatalf("the command past its timeout (%v) no longer runs in box %s right after the apply", cmd, boxID)
-	}
-	deadline := time.Now().Add(time.Minute)
-	for running() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the command past its timeout (%v) still runs in box %s a minute later", cmd, boxID)
+	return func() string {
+		t.Helper()
+		started := string(events.ActionExecStart) + ": " + strings.Join(cmd, " ")
+		var id string
+		for {
+			m := receive()
+			switch {
+			case string(m.Action) == started:
+				id = m.Actor.Attributes["execID"]
+			case m.Action == events.ActionExecDie && id != "" && m.Actor.Attributes["execID"] == id:
+				return m.Actor.Attributes["exitCode"]
+			}
 		}
-		time.Sleep(200 * time.Millisecond)
 	}
 }

@@ -21,8 +21,9 @@ import (
 
 // dockerHostAccSilentEngine listens on a local port, accepts every
 // connection and never answers: an engine that hangs, or something else on
-// its port. After giveUp it drops everything, so a provider without
-// deadlines fails (with the wrong error) instead of hanging the test run.
+// its port. giveUp after the first connection it drops everything, so a
+// provider without deadlines fails (with the wrong error) instead of
+// hanging the test run.
 func dockerHostAccSilentEngine(t *testing.T, giveUp time.Duration) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -31,6 +32,7 @@ func dockerHostAccSilentEngine(t *testing.T, giveUp time.Duration) string {
 	}
 	var mu sync.Mutex
 	var conns []net.Conn
+	var timer *time.Timer
 	closeAll := func() {
 		_ = ln.Close() // ends the accept loop
 		mu.Lock()
@@ -48,12 +50,18 @@ func dockerHostAccSilentEngine(t *testing.T, giveUp time.Duration) string {
 			}
 			mu.Lock()
 			conns = append(conns, c) // held open, never read or answered
+			if timer == nil {
+				timer = time.AfterFunc(giveUp, closeAll)
+			}
 			mu.Unlock()
 		}
 	}()
-	timer := time.AfterFunc(giveUp, closeAll)
 	t.Cleanup(func() {
-		timer.Stop()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
 		closeAll()
 	})
 	return "tcp://" + ln.Addr().String()
@@ -61,15 +69,16 @@ func dockerHostAccSilentEngine(t *testing.T, giveUp time.Duration) string {
 
 // TestAccProvider_dockerHostNoAnswer: an engine address that accepts
 // connections and never answers fails the plan after docker.AnswerTimeout
-// with an error naming the host and the seconds, instead of hanging.
+// with an error naming the host and the seconds, instead of hanging. That
+// error comes only from the provider's deadline: a provider without one
+// would hang until the silent engine drops the connection, ten deadlines
+// after the first one, and fail otherwise. How long the plan took is not
+// checked; it is the machine's business.
 func TestAccProvider_dockerHostNoAnswer(t *testing.T) {
 	acctest.RequireTerraform(t) // no engine: the host is refused or never answers
-	// In parallel with the package's other tests, but from here: the silent
-	// engine's patience starts when it does, not when a parallel test resumes.
 	t.Parallel()
-	host := dockerHostAccSilentEngine(t, 4*docker.AnswerTimeout)
+	host := dockerHostAccSilentEngine(t, 10*docker.AnswerTimeout)
 	secs := int(docker.AnswerTimeout / time.Second)
-	start := time.Now()
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -86,11 +95,6 @@ data "sbx_snapshots" "all" {}
 				fmt.Sprintf(` did not answer in %d seconds .*it accepted the connection but sent no answer`, secs)),
 		}},
 	})
-	// One ping's deadline and terraform's own work; far less than the
-	// silent engine's patience, after which an undeadlined client fails.
-	if took := time.Since(start); took > 2*docker.AnswerTimeout {
-		t.Errorf("the plan failed after %s; the engine's deadline is %s", took.Round(time.Second), docker.AnswerTimeout)
-	}
 }
 
 // TestAccProvider_dockerHostUnsupportedScheme: a docker.host whose scheme

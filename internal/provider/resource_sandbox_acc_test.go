@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 const sandboxAccAddr = "sbx_sandbox.test"
@@ -107,9 +108,11 @@ func sandboxAccCheckDestroy(t *testing.T, name string) resource.TestCheckFunc {
 
 // sandboxAccReadFile reads a file out of a container (or a volume it
 // mounts) with the engine's copy API, retrying while the agent writes it.
+// The agent writes its files as it starts, within a second; the bound,
+// clock.Patience, is for a file that never comes.
 func sandboxAccReadFile(ctx context.Context, api *client.Client, id, path string) (string, error) {
 	var lastErr error
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+	for deadline := time.Now().Add(clock.Patience); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
 		rc, _, err := api.CopyFromContainer(ctx, id, path)
 		if err != nil {
 			lastErr = err

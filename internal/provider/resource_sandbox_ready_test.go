@@ -124,16 +124,20 @@ func TestAccSandbox_commandExitsAtOnce(t *testing.T) {
 
 // TestAccSandbox_readyCmdNeverPasses: a ready_cmd that always fails ends the
 // create as soon as the engine marks the box unhealthy, quoting the check's
-// last output, instead of waiting out the create timeout.
+// last output, instead of waiting out the create timeout. The error says
+// which ended it: the engine's verdict (its ready_cmd failed 3 times), not
+// the timeout (the box "is not ready"); how long it took is not checked.
 func TestAccSandbox_readyCmdNeverPasses(t *testing.T) {
 	acctest.RequireDocker(t)
 	name := sdkacctest.RandomWithPrefix("tf-acc-sandbox-unready")
-	const createTimeout = 3 * time.Minute
+	// Docker's verdict comes after the start period and three failed
+	// checks, about 33 s; the timeout is ten times that, so that a slow
+	// engine still gives its verdict first.
+	const createTimeout = 6 * time.Minute
 	template := sandboxReadyAccTemplateHCL(t, name, `  ready_cmd = "/agent cat /nonexistent"`)
 	config := template + sandboxReadyAccBox(name, fmt.Sprintf(`  timeouts {
     create = %q
   }`, createTimeout))
-	var start time.Time
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -141,21 +145,11 @@ func TestAccSandbox_readyCmdNeverPasses(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: template},
 			{
-				PreConfig: func() { start = time.Now() },
-				Config:    config,
+				Config: config,
 				ExpectError: acctest.ErrorPattern(`(?s)Failed to create sandbox .*it will not become ready: its ready_cmd failed 3 times in a row` +
 					`.*last ready_cmd exit code 1, output "open /nonexistent: no such file or directory"`),
 			},
 			{
-				PreConfig: func() {
-					// Docker's verdict comes after the start period and three
-					// failed checks; the create timeout is far off.
-					if took := time.Since(start); took > createTimeout/2 {
-						t.Errorf("the create failed after %s; its timeout is %s", took.Round(time.Second), createTimeout)
-					} else {
-						t.Logf("the create failed after %s (timeout %s)", took.Round(time.Second), createTimeout)
-					}
-				},
 				Config:             config,
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
