@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/provider"
 )
 
@@ -79,8 +80,8 @@ func TestApplyGateServesEveryRPC(t *testing.T) {
 	}
 }
 
-// TestApplyGateDrainWaitsForApplies: drain returns only once the apply in
-// flight has ended.
+// TestApplyGateDrainWaitsForApplies: once drain has begun no apply may
+// start, and drain returns only once the apply in flight has ended.
 func TestApplyGateDrainWaitsForApplies(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
 	g := &applyGate{frameworkServer: blockingApply{inside: inside, release: release}}
@@ -88,10 +89,22 @@ func TestApplyGateDrainWaitsForApplies(t *testing.T) {
 	<-inside
 	drained := make(chan struct{})
 	go func() { g.drain(); close(drained) }()
+	// drain has begun once a new apply could not start: it is then
+	// waiting for the one in flight, which waits for release.
+	began := clock.Eventually(func() bool {
+		if g.inFlight.TryRLock() {
+			g.inFlight.RUnlock()
+			return false
+		}
+		return true
+	})
+	if !began {
+		t.Fatal("drain never began holding new applies back")
+	}
 	select {
 	case <-drained:
 		t.Fatal("drain returned while an apply was in flight")
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
 	close(release)
 	<-drained
@@ -145,12 +158,10 @@ func TestServedProviderEndsWithItsTerraform(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = parent.Wait()
-	deadline := time.Now().Add(20 * parentCheckInterval)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the provider (pid %d) still ran %v after its parent was killed", pid, 20*parentCheckInterval)
-		}
-		time.Sleep(parentCheckInterval / 5)
+	// The provider notices at its next check (parentCheckInterval) and
+	// exits; clock.Patience is far beyond that on a slow machine.
+	if !clock.Eventually(func() bool { return !alive(pid) }) {
+		t.Fatalf("the provider (pid %d) still ran %s after its parent was killed", pid, clock.Patience)
 	}
 }
 

@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"testing"
@@ -49,6 +50,12 @@ type Config struct {
 	// Handle serves one request of route, the operation as the spec writes
 	// it; false says the fake does not serve that operation.
 	Handle func(route string, req *Request) (Reply, bool)
+	// Wait, when set, is how a fault's Latency and AnswerLatency are
+	// waited: it returns nil once d has passed, or ctx's error once ctx
+	// (the request's: the client gave up) ends first. Default: a real
+	// timer. A test of the faults records the waits through it instead of
+	// timing them.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // Request is one valid request as a handler sees it.

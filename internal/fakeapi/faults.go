@@ -15,8 +15,9 @@ import (
 type Fault struct {
 	// Times is how many requests the fault hits; 0 means once.
 	Times int
-	// Latency is waited (really, inside the fake) before anything else; a
-	// client that gives up meanwhile finds its request unhandled.
+	// Latency is waited (really, inside the fake; see Config.Wait) before
+	// anything else; a client that gives up meanwhile finds its request
+	// unhandled.
 	Latency time.Duration
 	// DropBeforeHandling closes the connection without an answer and
 	// without touching state: the client cannot tell whether anything
@@ -148,7 +149,7 @@ func (a *API) TakeFault(route, request string) (Fault, bool) {
 // says whether the request should still be handled. A nil input (a route
 // outside the spec) writes the fault's answer without validating it.
 func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *openapi3filter.RequestValidationInput, route string, f Fault) bool {
-	if !waitForClient(r, f.Latency) {
+	if !a.waitForClient(r, f.Latency) {
 		return false
 	}
 	if f.DropBeforeHandling {
@@ -171,7 +172,7 @@ func (a *API) BeforeHandling(w http.ResponseWriter, r *http.Request, input *open
 // says whether the answer should still be sent: not when the fault drops
 // it, nor when the client gave up while the answer was held.
 func (a *API) AfterHandling(w http.ResponseWriter, r *http.Request, f Fault) bool {
-	if !waitForClient(r, f.AnswerLatency) {
+	if !a.waitForClient(r, f.AnswerLatency) {
 		return false
 	}
 	if f.DropAfterHandling {
@@ -181,11 +182,14 @@ func (a *API) AfterHandling(w http.ResponseWriter, r *http.Request, f Fault) boo
 	return true
 }
 
-// waitForClient waits d (really) and says whether the client still waits
-// for its answer.
-func waitForClient(r *http.Request, d time.Duration) bool {
+// waitForClient waits d (really, unless Config.Wait says otherwise) and
+// says whether the client still waits for its answer.
+func (a *API) waitForClient(r *http.Request, d time.Duration) bool {
 	if d <= 0 {
 		return true
+	}
+	if a.cfg.Wait != nil {
+		return a.cfg.Wait(r.Context(), d) == nil
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()

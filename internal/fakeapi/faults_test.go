@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -90,7 +92,10 @@ func TestFaultSparesRetry(t *testing.T) {
 }
 
 // Each kind of fault through a real connection: an answer instead of the
-// handler, a connection dropped before or after handling, latency.
+// handler, a connection dropped before or after handling, latency. The
+// latencies are waited through Config.Wait, which records each wait and
+// what the handler had done by then: Latency before handling, AnswerLatency
+// after it.
 func TestFaultsServed(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -110,15 +115,38 @@ func TestFaultsServed(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newMini(t, t, nil)
+			type wait struct {
+				d       time.Duration
+				handled int // requests handled when the wait began
+			}
+			var mu sync.Mutex
+			var waits []wait
+			var f *miniFake
+			f = newMini(t, t, func(cfg *Config) {
+				cfg.Wait = func(_ context.Context, d time.Duration) error {
+					mu.Lock()
+					defer mu.Unlock()
+					waits = append(waits, wait{d, len(f.handledRoutes())})
+					return nil
+				}
+			})
 			f.api.Inject("post /items", tc.fault)
-			start := time.Now()
 			ans, err := f.do(t, "POST", "/items", `{"name":"a"}`)
 			if (err != nil) != (tc.status == 0) || ans.status != tc.status {
 				t.Fatalf("answer %d, err %v; want status %d", ans.status, err, tc.status)
 			}
-			if time.Since(start) < tc.fault.Latency+tc.fault.AnswerLatency {
-				t.Fatalf("answered before the latency")
+			var want []wait
+			switch {
+			case tc.fault.Latency > 0:
+				want = []wait{{tc.fault.Latency, 0}}
+			case tc.fault.AnswerLatency > 0:
+				want = []wait{{tc.fault.AnswerLatency, 1}}
+			}
+			mu.Lock()
+			got := slices.Clone(waits)
+			mu.Unlock()
+			if !slices.Equal(got, want) {
+				t.Fatalf("waits (length, requests handled by then) %v, want %v", got, want)
 			}
 			if tc.fault.Answer != nil && (ans.header.Get("Retry-After") != "2" || ans.body != `{"message":"down: POST /items"}`) {
 				t.Fatalf("answer %v %s", ans.header, ans.body)

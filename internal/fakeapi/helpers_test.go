@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 const (
@@ -139,7 +141,9 @@ func (f *miniFake) do(t *testing.T, method, path, body string, key ...string) (a
 	if len(key) > 0 {
 		req.Header.Set("X-Key", key[0])
 	}
-	resp, err := (&http.Client{Timeout: 5 * time.Second}).Do(req)
+	// The timeout is for a fake that never answers, which no test here
+	// means: the answers come in milliseconds.
+	resp, err := (&http.Client{Timeout: clock.Patience}).Do(req)
 	if err != nil {
 		return answer{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/e2b/e2bfake"
@@ -59,7 +60,11 @@ func TestFleetE2E(t *testing.T) {
 		{"local", "", []string{"--backend", "local", "--backend-config", "dir=."}},
 	} {
 		t.Run(backend.name, func(t *testing.T) {
-			fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bKey})
+			// The fake's clock stands still at start, so every box starts
+			// then and ends its timeout after it: two hours on is past the
+			// 1h boxes and short of the 3h one, however long the applies take.
+			start := time.Now().UTC().Truncate(time.Second)
+			fake := e2bfake.New(t, e2bfake.Options{APIKey: e2bKey, Clock: clock.NewFake(start)})
 			t.Cleanup(func() {
 				if v := fake.SpecViolations(); len(v) > 0 {
 					t.Errorf("requests or responses broke the E2B spec:\n%v", v)
@@ -109,7 +114,6 @@ output "box" {
   value = sbx_sandbox.box.id
 }
 `, backend.block))
-			start := time.Now().UTC()
 			boxes := map[string]string{}
 			for _, ws := range []struct{ name, timeout string }{{"default", "1h"}, {"staging", "3h"}, {"prod", "1h"}} {
 				if ws.name != "default" {
