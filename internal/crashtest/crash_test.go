@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -17,6 +18,7 @@ import (
 	sdkacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
+	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/platformtest/kits"
 )
@@ -66,8 +68,11 @@ resource "sbx_sandbox" "box" {
 // was found again by its create token, or a message named it (its create
 // token with the orphans command, or the terraform import command with its
 // id) and the test did what the message says; the orphans command listed
-// exactly the objects the state lost. The plan is then empty, and destroy
-// leaves the platform empty.
+// exactly the objects the state lost. The plan is then empty, destroy
+// leaves the platform empty of the run's objects, and another owner's
+// volume made beside them is still there. One SIGKILL per platform lands in
+// the middle of a state write (crash.tornState): the apply resumes from
+// terraform.tfstate.backup, as a user's would.
 func TestCrashSafeApply(t *testing.T) {
 	tf := acctest.RequireTerraform(t)
 	bin, env := acctest.ProviderBinary(t)
@@ -80,7 +85,7 @@ func TestCrashSafeApply(t *testing.T) {
 		for _, during := range []string{"volume", "sandbox"} {
 			name := map[string]string{"volume": "during-volume-creates", "sandbox": "during-sandbox-creates"}[during]
 			for _, c := range crashes {
-				if c.emptiesState && during != "sandbox" {
+				if c.tornState && during != "sandbox" {
 					continue // one such run per platform is enough
 				}
 				wg.Add(1)
@@ -103,25 +108,32 @@ const concurrentRuns = 6
 
 // crash is how an apply ends early.
 type crash struct {
+	// sig is the signal terraform gets; 0: none, terraform ends by itself.
 	sig syscall.Signal
-	// emptiesState: terraform was killed while it wrote its local state,
-	// which it empties before writing (or before its first write, on a slow
-	// machine), so the file is left with no bytes: Terraform reads that as
-	// no state at all.
-	emptiesState bool
+	// tornState: a write of terraform's local state is cut in the middle
+	// (the kernel cuts it, interruption.fileSizeLimit), so
+	// terraform.tfstate is left torn beside terraform.tfstate.backup,
+	// which holds the state the apply started from: with SIGKILL,
+	// terraform is then killed, as one killed in the write would be;
+	// without a signal it halts and ends by itself, as on a full disk,
+	// and prints what its creates in flight came to. The user restores
+	// the backup and applies again. A SIGKILL without it lands while the
+	// state file is whole.
+	tornState bool
 }
 
-var crashes = []crash{{sig: syscall.SIGINT}, {sig: syscall.SIGKILL}, {sig: syscall.SIGKILL, emptiesState: true}}
+var crashes = []crash{{sig: syscall.SIGINT}, {sig: syscall.SIGKILL}, {sig: syscall.SIGKILL, tornState: true}, {tornState: true}}
 
 func (c crash) name() string {
-	n := "SIGINT"
-	if c.sig == syscall.SIGKILL {
-		n = "SIGKILL"
+	switch {
+	case c.sig == syscall.SIGINT:
+		return "SIGINT"
+	case c.sig == syscall.SIGKILL && c.tornState:
+		return "SIGKILL-writing-state"
+	case c.sig == syscall.SIGKILL:
+		return "SIGKILL"
 	}
-	if c.emptiesState {
-		n += "-writing-state"
-	}
-	return n
+	return "disk-full-writing-state"
 }
 
 // crashScenario is one run: c's signal is sent to terraform once the
@@ -149,20 +161,48 @@ func crashScenario(t *testing.T, tf, bin string, env []string, kit platformtest.
 			t.Logf("cleanup: orphans --delete: exit %d\n%s", code, out)
 		}
 	})
+	// Another owner's volume on the same platform, carrying the
+	// provider's marks where the platform keeps labels: no apply, import
+	// or orphans --delete of the run may touch it.
+	s.foreign = s.OutOfBand.Make(t, platformtest.Foreign{Kind: platformtest.KindVolume, Name: prefix + "_other",
+		Labels: platform.NewMarks("other-" + sfx).Labels()})
 
 	// 1. The apply, interrupted once a few objects of the kind exist.
-	s.slow(t)
-	first := w.interrupted(sig, func() bool { return count(s.objects(t), during) >= 3 }, applyArgs...)
-	t.Logf("after %s: the platform holds %d sandboxes and %d volumes; the state %d resources",
-		c.name(), count(s.objects(t), "sandbox"), count(s.objects(t), "volume"), len(w.state()))
+	stateFile := filepath.Join(w.dir, "terraform.tfstate")
+	in := interruption{sig: sig, ready: func() bool { return count(s.objects(t), during) >= 3 }}
 	if sig == syscall.SIGKILL {
-		w.unlock()
+		in.whileStopped = func() bool { return stateWhole(stateFile) }
 	}
-	if c.emptiesState {
-		if err := os.WriteFile(filepath.Join(w.dir, "terraform.tfstate"), nil, 0o600); err != nil {
+	var prior []stateResource
+	if c.tornState {
+		prior = w.applyPrior()
+		info, err := os.Stat(stateFile)
+		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("emptied terraform.tfstate, as a terraform killed while writing it leaves it")
+		// A box's resource adds far more than 64 bytes: the first state
+		// write with a box in it is cut.
+		in.fileSizeLimit = info.Size() + 64
+		in.ready = func() bool { return stateTorn(stateFile) }
+		in.whileStopped = func() bool { return stateTorn(stateFile) }
+		in.mayEnd = true // terraform halts on the failed write; it ends once its creates in flight do
+		if sig == 0 {
+			in.whileStopped = nil
+		}
+	}
+	s.slow(t)
+	first := w.interrupted(in, applyArgs...)
+	if c.tornState {
+		t.Logf("after %s: the platform holds %d sandboxes and %d volumes; terraform.tfstate is torn", c.name(), count(s.objects(t), "sandbox"), count(s.objects(t), "volume"))
+	} else {
+		t.Logf("after %s: the platform holds %d sandboxes and %d volumes; the state %d resources",
+			c.name(), count(s.objects(t), "sandbox"), count(s.objects(t), "volume"), len(w.state()))
+	}
+	if sig != syscall.SIGINT {
+		w.unlock()
+	}
+	if c.tornState {
+		w.restoreBackup(s, prior)
 	}
 	outputs := []string{normalize(first)}
 	checkLookupsFinished(t, normalize(first))
@@ -204,6 +244,86 @@ func crashScenario(t *testing.T, tf, bin string, env []string, kit platformtest.
 	if left := accountable(s.objects(t), nil); len(left) > 0 {
 		t.Errorf("after terraform destroy the platform still holds %d objects:\n%s", len(left), describe(left))
 	}
+	s.checkForeignKept(t)
+}
+
+// applyPrior applies the template and the volumes alone, so that the
+// state the interrupted apply starts from, and backs up, holds them, and
+// returns that state.
+func (w *workdir) applyPrior() []stateResource {
+	w.t.Helper()
+	out, code := w.terraform(append([]string{"apply", "-target=sbx_template.t", "-target=sbx_volume.v"}, applyArgs...)...)
+	if code != 0 {
+		w.t.Fatalf("terraform apply of the template and the volumes: exit %d\n%s", code, out)
+	}
+	prior := w.state()
+	if len(prior) != 1+boxes {
+		w.t.Fatalf("the state after applying the template and the volumes holds %d resources, want %d", len(prior), 1+boxes)
+	}
+	return prior
+}
+
+// restoreBackup does what a user with a torn terraform.tfstate does,
+// checking each step: terraform refuses the torn file (and makes
+// nothing), terraform.tfstate.backup holds the state the apply started
+// from (prior), and it is copied over the torn file.
+func (w *workdir) restoreBackup(s *site, prior []stateResource) {
+	t := w.t
+	t.Helper()
+	stateFile := filepath.Join(w.dir, "terraform.tfstate")
+	if !stateTorn(stateFile) {
+		t.Fatalf("terraform.tfstate is not torn after the killed write")
+	}
+	if got, want := addresses(w.stateFile(stateFile+".backup")), addresses(prior); !slices.Equal(got, want) {
+		t.Fatalf("terraform.tfstate.backup records %v, want the state the apply started from: %v", got, want)
+	}
+	before := len(s.objects(t))
+	out, code := w.terraform(append([]string{"apply"}, applyArgs...)...)
+	if code == 0 || !strings.Contains(normalize(out), "could not be parsed") {
+		t.Fatalf("terraform apply on the torn state: exit %d, want it refused as a state that could not be parsed:\n%s", code, out)
+	}
+	if after := len(s.objects(t)); after != before {
+		t.Fatalf("terraform apply on the torn state failed, yet the platform went from %d objects to %d", before, after)
+	}
+	raw, err := os.ReadFile(stateFile + ".backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stateFile, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("terraform refused the torn state; restored terraform.tfstate.backup (%d resources) over it", len(prior))
+}
+
+// addresses are the "address id" of each resource, sorted.
+func addresses(st []stateResource) []string {
+	out := make([]string, 0, len(st))
+	for _, r := range st {
+		out = append(out, r.Address+" "+r.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// stateWhole says the local state file at path is a whole state, or
+// absent: what a kill leaves when it lands outside a write. An empty file
+// is not whole: terraform empties the file before it writes it.
+func stateWhole(path string) bool {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return true
+	}
+	var doc struct {
+		Version *int `json:"version"`
+	}
+	return err == nil && json.Unmarshal(raw, &doc) == nil && doc.Version != nil
+}
+
+// stateTorn says the local state file at path holds the start of a state
+// and not all of it.
+func stateTorn(path string) bool {
+	raw, err := os.ReadFile(path)
+	return err == nil && len(raw) > 0 && !json.Valid(raw)
 }
 
 func count(objects []platformtest.Object, kind string) int {

@@ -26,6 +26,9 @@ const lostAnswers = 2
 // site is one platform started for one run: the kit's instance.
 type site struct {
 	*platformtest.Instance
+	// foreign is the id of another owner's volume, made out of band: it
+	// is no object of the run, and must outlast it.
+	foreign string
 }
 
 // start starts kit's instance for t, owned by owner; a platform that
@@ -37,7 +40,7 @@ func start(t *testing.T, kit platformtest.Kit, owner string) *site {
 	if in.TemplateConfig == nil {
 		t.Skipf("%s makes no template (its kit's TemplateConfig is nil), so it holds none of the run's boxes: nothing can be interrupted", in.Name)
 	}
-	return &site{in}
+	return &site{Instance: in}
 }
 
 // provider is the run's provider block.
@@ -48,8 +51,24 @@ func (s *site) template() string {
 	return "resource \"sbx_template\" \"t\" {\n" + s.TemplateConfig(s.Owner) + "}\n"
 }
 
-// objects are the run's live objects on the platform.
-func (s *site) objects(t *testing.T) []platformtest.Object { return s.Objects(t) }
+// objects are the run's live objects on the platform: all it lists but
+// the other owner's volume.
+func (s *site) objects(t *testing.T) []platformtest.Object {
+	all := s.Objects(t)
+	return slices.DeleteFunc(all, func(o platformtest.Object) bool { return o.ID == s.foreign })
+}
+
+// checkForeignKept fails t unless the platform still holds the other
+// owner's volume.
+func (s *site) checkForeignKept(t *testing.T) {
+	t.Helper()
+	for _, o := range s.Objects(t) {
+		if o.ID == s.foreign {
+			return
+		}
+	}
+	t.Errorf("the other owner's volume %s is gone: the run touched an object that was not its own", s.foreign)
+}
 
 // labelled says the object carries the provider's marks (its owner), so
 // the orphans command can check it; the others it reports as unchecked.

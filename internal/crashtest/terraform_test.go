@@ -120,54 +120,162 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// interrupted starts `terraform apply`, waits until ready says the
-// platform has seen creates, sends sig to terraform (not to its provider
-// processes: a Ctrl-C in a terminal reaches the whole group, a CI runner's
-// cancel or the OOM killer often only terraform), waits for it to exit and
-// for the provider processes it leaves to end, and returns its output.
-func (w *workdir) interrupted(sig syscall.Signal, ready func() bool, args ...string) string {
+// interruption is how the interrupted apply is ended.
+type interruption struct {
+	// sig is sent to terraform; 0: none, terraform ends by itself.
+	sig syscall.Signal
+	// ready says the apply has come to where sig is to land: the platform
+	// has seen the creates the run waits for, or the state file is torn.
+	ready func() bool
+	// whileStopped, when set, must also hold for sig to be sent, asked of
+	// terraform stopped (SIGSTOP) so that nothing moves while it is
+	// checked: the state file whole, or torn. Where it does not hold,
+	// terraform resumes and the test looks again.
+	whileStopped func() bool
+	// fileSizeLimit, when positive, is the apply's RLIMIT_FSIZE: the
+	// kernel cuts every write past it, so the state write that grows the
+	// file past the limit leaves it torn at exactly that byte, as a kill
+	// landing in the write would (terraform, a Go program, ignores the
+	// SIGXFSZ that comes with it and halts on the failed write).
+	fileSizeLimit int64
+	// mayEnd says terraform may end by itself once ready holds: a halted
+	// apply whose answers were not held back ends when its creates do.
+	mayEnd bool
+}
+
+// The waits for terraform and the platform in an interrupted apply are
+// real (terraform is a child process): each is bounded generously, at ten
+// times what a loaded two-CPU machine needed, so only a hung terraform or
+// platform ends the test.
+const (
+	readyWithin = 10 * time.Minute
+	exitWithin  = 10 * time.Minute
+	// providersWithin is how long the provider processes of a killed
+	// terraform are given to end by themselves; they are killed after it
+	// (the test logs it and goes on: it asserts nothing of it).
+	providersWithin = time.Minute
+)
+
+// interrupted starts `terraform apply`, waits until in.ready holds, sends
+// in.sig to terraform (not to its provider processes: a Ctrl-C in a
+// terminal reaches the whole group, a CI runner's cancel or the OOM killer
+// often only terraform), waits for it to exit and for the provider
+// processes it leaves to end, and returns its output.
+func (w *workdir) interrupted(in interruption, args ...string) string {
 	w.t.Helper()
-	cmd := w.command(w.tf, append([]string{"apply"}, args...)...)
+	argv := append([]string{w.tf, "apply"}, args...)
+	if in.fileSizeLimit > 0 {
+		// prlimit sets the limit and execs terraform: the same process.
+		argv = append([]string{"--fsize=" + strconv.FormatInt(in.fileSizeLimit, 10), "--"}, argv...)
+		prlimit, err := exec.LookPath("prlimit")
+		if err != nil {
+			w.t.Fatalf("the torn-state run needs prlimit (util-linux) to limit terraform's file size: %v", err)
+		}
+		argv = append([]string{prlimit}, argv...)
+	}
+	cmd := w.command(argv[0], argv[1:]...)
 	var out lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		w.t.Fatalf("starting terraform apply: %v", err)
 	}
-	pgid := cmd.Process.Pid
-	defer killGroup(pgid) // whatever is left of the processes the test started
+	pid := cmd.Process.Pid
+	defer killGroup(pid) // whatever is left of the processes the test started
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
-	deadline := time.Now().Add(3 * time.Minute)
-	for !ready() {
+	if in.sig == 0 {
 		select {
 		case err := <-done:
-			w.t.Fatalf("terraform apply ended (%v) before the platform saw the creates it waits for, so the signal could not land mid-create:\n%s", err, out.String())
+			w.t.Logf("terraform apply ended by itself: %v", err)
+		case <-time.After(exitWithin):
+			w.t.Fatalf("terraform apply did not end within %v:\n%s", exitWithin, out.String())
+		}
+		if !in.ready() {
+			w.t.Fatalf("terraform apply ended without coming where the run waits for:\n%s", out.String())
+		}
+		w.awaitProviders(pid, in.sig)
+		return out.String()
+	}
+	deadline := time.Now().Add(readyWithin)
+	for !w.landed(in, pid) {
+		select {
+		case err := <-done:
+			if in.mayEnd && in.ready() {
+				w.t.Logf("terraform apply ended by itself (%v) once it had come where %v was to land: the platform and the state file are as the signal would have left them", err, in.sig)
+				w.awaitProviders(pid, in.sig)
+				return out.String()
+			}
+			w.t.Fatalf("terraform apply ended (%v) before it came where %v was to land (mid-create):\n%s", err, in.sig, out.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			w.t.Fatalf("the platform saw no creates within 3 minutes of terraform apply:\n%s", out.String())
+			w.t.Fatalf("terraform apply did not come where %v was to land within %v:\n%s", in.sig, readyWithin, out.String())
 		}
-	}
-	if err := cmd.Process.Signal(sig); err != nil {
-		w.t.Fatalf("signalling terraform: %v", err)
 	}
 	select {
 	case err := <-done:
-		w.t.Logf("terraform apply after %v: %v", sig, err)
-	case <-time.After(3 * time.Minute):
-		w.t.Fatalf("terraform apply did not exit within 3 minutes of %v:\n%s", sig, out.String())
+		w.t.Logf("terraform apply after %v: %v", in.sig, err)
+	case <-time.After(exitWithin):
+		w.t.Fatalf("terraform apply did not exit within %v of %v:\n%s", exitWithin, in.sig, out.String())
 	}
-	// A killed terraform leaves its provider processes running their
-	// requests; they end when they notice terraform is gone. The next
-	// apply starts after them, as a user's would.
-	for end := time.Now().Add(10 * time.Second); groupAlive(pgid) && time.Now().Before(end); {
+	w.awaitProviders(pid, in.sig)
+	return out.String()
+}
+
+// landed sends in.sig to terraform (process pid) when the apply has come
+// where it is to land, and says whether it did. With in.whileStopped,
+// terraform is stopped first and resumed when that does not hold.
+func (w *workdir) landed(in interruption, pid int) bool {
+	w.t.Helper()
+	if !in.ready() {
+		return false
+	}
+	if in.whileStopped != nil {
+		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+			return false // it has ended: the caller sees it
+		}
+		awaitStopped(pid)
+		if !in.whileStopped() {
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+			return false
+		}
+	}
+	if err := syscall.Kill(pid, in.sig); err != nil {
+		w.t.Fatalf("signalling terraform: %v", err)
+	}
+	if in.whileStopped != nil && in.sig != syscall.SIGKILL {
+		_ = syscall.Kill(pid, syscall.SIGCONT) // a stopped process takes other signals once resumed
+	}
+	return true
+}
+
+// awaitStopped returns once process pid is stopped (or gone): SIGSTOP is
+// delivered asynchronously, and until then terraform may still write.
+func awaitStopped(pid int) {
+	for {
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			return
+		}
+		s := string(stat)
+		if fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(fields) == 0 || fields[0] == "T" || fields[0] == "Z" {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// awaitProviders waits for the provider processes a terraform ended by sig
+// leaves: they run their requests on, and end when they notice terraform
+// is gone. The next apply starts after them, as a user's would.
+func (w *workdir) awaitProviders(pgid int, sig syscall.Signal) {
+	for end := time.Now().Add(providersWithin); groupAlive(pgid) && time.Now().Before(end); {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if groupAlive(pgid) {
-		w.t.Logf("provider processes of the terraform that got %v still ran 10 s later; killed them", sig)
+		w.t.Logf("provider processes of the terraform that got %v still ran %v later; killed them", sig, providersWithin)
 	}
-	return out.String()
 }
 
 // groupAlive reports whether a process of the group pgid runs (zombies,
@@ -231,7 +339,18 @@ type stateResource struct {
 // state reads the state through terraform show -json.
 func (w *workdir) state() []stateResource {
 	w.t.Helper()
-	cmd := w.command(w.tf, "show", "-json", "-no-color")
+	return w.stateFile("")
+}
+
+// stateFile reads the state file at path (the working directory's state
+// where path is "") through terraform show -json.
+func (w *workdir) stateFile(path string) []stateResource {
+	w.t.Helper()
+	args := []string{"show", "-json", "-no-color"}
+	if path != "" {
+		args = append(args, path)
+	}
+	cmd := w.command(w.tf, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
