@@ -204,8 +204,17 @@ func crashScenario(t *testing.T, tf, bin string, env []string, kit platformtest.
 	if c.tornState {
 		w.restoreBackup(s, prior)
 	}
-	outputs := []string{normalize(first)}
 	checkLookupsFinished(t, normalize(first))
+	// What names an object the state lost is a message of an apply. After
+	// a torn write the first apply's output is not one: it may hold the
+	// whole state (terraform prints it when it can write neither
+	// terraform.tfstate nor errored.tfstate), every create token in it,
+	// and the user restored the backup instead; the applies from the
+	// backup must name what it lacks.
+	var outputs []string
+	if !c.tornState {
+		outputs = append(outputs, normalize(first))
+	}
 
 	// 2. Apply again; where a message named an object the state lost,
 	// do what it says (import it, or delete it with the orphans command)
