@@ -1,17 +1,13 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/events"
-	"github.com/docker/docker/api/types/filters"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	sbxacctest "github.com/sbxhq/terraform-provider-sbx/internal/acctest"
@@ -153,54 +149,21 @@ func TestAccSandboxExecAction_docker(t *testing.T) {
 }
 
 // execAccWatch watches the engine's events about box boxID, and returns
-// once the watch is live (an exec created for the purpose, never started,
-// has come through it). ended waits until cmd, run by exec in the box after
-// that, has ended, and returns its exit code. The engine reports at once:
-// the bound is for a command that never ends, several times what cmd
-// takes on a machine ten times slower.
+// once the watch is live. ended waits until cmd, run by exec in the box
+// after that, has ended, and returns its exit code. The watch lasts as
+// long as the test, however slow the apply that runs cmd; only each wait
+// for an event is bounded, by clock.Patience (acctest.WatchDockerEvents).
+// ended asks after that apply, when cmd has at most the 12 seconds it
+// sleeps left to run: Patience is ten times that.
 func execAccWatch(t *testing.T, boxID string, cmd []string) (ended func() string) {
 	t.Helper()
-	api := sbxacctest.DockerClient(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
-	t.Cleanup(cancel)
-	msgs, errs := api.Events(ctx, events.ListOptions{Filters: filters.NewArgs(filters.Arg("container", boxID))})
-	receive := func() events.Message {
-		t.Helper()
-		select {
-		case m := <-msgs:
-			return m
-		case err := <-errs:
-			t.Fatalf("watching box %s: %v", boxID, err)
-		}
-		return events.Message{} // not reached: Fatalf ends the test
-	}
-	// The engine sends only what happens after it has taken the watch in:
-	// a mark made before then is lost, so mark again each second until one
-	// comes through.
-	for live := false; !live; {
-		mark, err := api.ContainerExecCreate(ctx, boxID, container.ExecOptions{Cmd: []string{"/agent", "pwd"}})
-		if err != nil {
-			t.Fatalf("marking box %s: %v", boxID, err)
-		}
-		timer := time.NewTimer(time.Second)
-		for waiting := true; waiting && !live; {
-			select {
-			case m := <-msgs:
-				live = m.Actor.Attributes["execID"] == mark.ID
-			case err := <-errs:
-				t.Fatalf("watching box %s: %v", boxID, err)
-			case <-timer.C:
-				waiting = false
-			}
-		}
-		timer.Stop()
-	}
+	watch := sbxacctest.WatchDockerEvents(t, sbxacctest.DockerClient(t), boxID)
 	return func() string {
 		t.Helper()
 		started := string(events.ActionExecStart) + ": " + strings.Join(cmd, " ")
 		var id string
 		for {
-			m := receive()
+			m := watch.Next()
 			switch {
 			case string(m.Action) == started:
 				id = m.Actor.Attributes["execID"]

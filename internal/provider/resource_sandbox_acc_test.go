@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -111,22 +110,20 @@ func sandboxAccCheckDestroy(t *testing.T, name string) resource.TestCheckFunc {
 // The agent writes its files as it starts, within a second; the bound,
 // clock.Patience, is for a file that never comes.
 func sandboxAccReadFile(ctx context.Context, api *client.Client, id, path string) (string, error) {
-	var lastErr error
-	for deadline := time.Now().Add(clock.Patience); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
-		rc, _, err := api.CopyFromContainer(ctx, id, path)
-		if err != nil {
-			lastErr = err
-			continue
+	var content string
+	var err error
+	if clock.Eventually(func() bool {
+		var rc io.ReadCloser
+		if rc, _, err = api.CopyFromContainer(ctx, id, path); err != nil {
+			return false
 		}
-		content, err := sandboxAccFirstTarFile(rc)
+		content, err = sandboxAccFirstTarFile(rc)
 		_ = rc.Close() // read above; closing only frees the connection
-		if err != nil {
-			lastErr = err
-			continue
-		}
+		return err == nil
+	}) {
 		return content, nil
 	}
-	return "", fmt.Errorf("reading %s from container %s: %w", path, id, lastErr)
+	return "", fmt.Errorf("reading %s from container %s: %w", path, id, err)
 }
 
 func sandboxAccFirstTarFile(r io.Reader) (string, error) {

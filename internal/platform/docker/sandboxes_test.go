@@ -8,16 +8,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/events"
-	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/volume"
-	"github.com/docker/docker/client"
 
-	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
+	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -157,13 +154,13 @@ func TestSandboxDeleteRunningKillsAndIsIdempotent(t *testing.T) {
 	tmpl := sandboxTestTemplate(t, p, "")
 	sb := sandboxTestCreate(t, p, platform.SandboxSpec{TemplateID: tmpl.ID})
 
-	next := sandboxTestEvents(t, p.api, sb.ID)
+	watch := acctest.WatchDockerEvents(t, p.api, sb.ID)
 	if err := p.Sandboxes().Delete(ctx, sb.ID); err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
 	for {
-		ev := next()
+		ev := watch.Next()
 		seen = append(seen, string(ev.Action)+" "+fmt.Sprint(ev.Actor.Attributes["signal"], ev.Actor.Attributes["exitCode"]))
 		switch ev.Action {
 		case events.ActionKill:
@@ -196,49 +193,6 @@ func TestSandboxDeleteRunningKillsAndIsIdempotent(t *testing.T) {
 	if _, err := p.Sandboxes().SetState(ctx, sb.ID, platform.StateRunning); !platform.IsNotFound(err) {
 		t.Errorf("SetState after Delete: %v, want not found", err)
 	}
-}
-
-// sandboxTestEvents subscribes to the engine's events about container id
-// and returns once the subscription is live (an exec created in the box
-// for the purpose has come through it); next returns the following events
-// one by one. The engine answers at once: the bound on next, clock.Patience,
-// is only for an engine that has stopped.
-func sandboxTestEvents(t *testing.T, api *client.Client, id string) (next func() events.Message) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), clock.Patience)
-	t.Cleanup(cancel)
-	msgs, errs := api.Events(ctx, events.ListOptions{Filters: filters.NewArgs(filters.Arg("container", id))})
-	next = func() events.Message {
-		t.Helper()
-		select {
-		case m := <-msgs:
-			return m
-		case err := <-errs:
-			t.Fatalf("engine events of %s: %v", id, err)
-		}
-		return events.Message{}
-	}
-	// An event that happens before the engine has registered the
-	// subscription is not sent: mark until a mark comes through. Waiting
-	// a second for one only decides when to mark again.
-	for marked := false; !marked; {
-		mark, err := api.ContainerExecCreate(ctx, id, container.ExecOptions{Cmd: []string{"/agent", "pwd"}})
-		if err != nil {
-			t.Fatalf("marking the events of %s: %v", id, err)
-		}
-		again := time.After(time.Second)
-		for waiting := true; waiting && !marked; {
-			select {
-			case m := <-msgs:
-				marked = m.Actor.Attributes["execID"] == mark.ID
-			case err := <-errs:
-				t.Fatalf("engine events of %s: %v", id, err)
-			case <-again:
-				waiting = false
-			}
-		}
-	}
-	return next
 }
 
 // A named box is taken up again only by the create that made it (its

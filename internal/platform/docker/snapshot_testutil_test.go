@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
@@ -133,12 +132,10 @@ func snapshotTestReadFile(t *testing.T, api *client.Client, id, path string) (st
 // clock.Patience, is for one that never does.
 func snapshotTestWaitFile(t *testing.T, api *client.Client, id, path, want string) {
 	t.Helper()
-	deadline := time.Now().Add(clock.Patience)
-	for time.Now().Before(deadline) {
-		if got, ok := snapshotTestReadFile(t, api, id, path); ok && got == want {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !clock.Eventually(func() bool {
+		got, ok := snapshotTestReadFile(t, api, id, path)
+		return ok && got == want
+	}) {
+		t.Fatalf("%s never held %q in container %s", path, want, id)
 	}
-	t.Fatalf("%s never held %q in container %s", path, want, id)
 }

@@ -59,16 +59,43 @@ func TestQuickCall(t *testing.T) {
 	}
 }
 
-// deadlineTestClient sends requests through a deadlineTransport to srv.
-func deadlineTestClient(srv *httptest.Server, answer, ceiling time.Duration) *http.Client {
-	return &http.Client{Transport: &deadlineTransport{next: srv.Client().Transport, host: "tcp://engine.test:2375", answer: answer, ceiling: ceiling}}
-}
-
+// TestDeadlineTransport: a quick call the engine does not answer ends by
+// its deadline, at the stage it had reached, which the error says; a long
+// call runs under the caller's deadline past the transport's, and one
+// without a deadline of its own gets the ceiling.
+//
+// No case depends on how fast the machine is. A quick call's deadline
+// passes twice: first the engine is pinged, and it answers the ping only
+// once the call has got as far as the case means it to (its request in,
+// or its answer begun), so the deadline passes for good after that, with
+// a deadline of twice answer. The long call with a deadline of its own is
+// answered only after a call sent later has been cut by the ceiling.
 func TestDeadlineTransport(t *testing.T) {
 	release := make(chan struct{})
+	// The engine answers a ping once the test has allowed it; allowing it
+	// again before that ping came (which only a transport that does not
+	// ping would leave) adds nothing, rather than blocking the test.
+	probe := make(chan struct{}, 1)
+	allowPing := func() {
+		select {
+		case probe <- struct{}{}:
+		default:
+		}
+	}
+	building := make(chan struct{})      // the build with a deadline has come in
+	ceilingPassed := make(chan struct{}) // a later build was cut by the ceiling
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
+		case "/_ping": // the transport's probe of a quick call past its deadline
+			select {
+			case <-probe:
+				_, _ = io.WriteString(w, "OK")
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
 		case "/v1.41/containers/json": // never answers
+			allowPing() // the call's request is in
 		case "/v1.41/containers/abc/json": // starts an answer, then stalls
 			w.WriteHeader(http.StatusOK)
 			_, _ = io.WriteString(w, `{"Id":`)
@@ -77,11 +104,11 @@ func TestDeadlineTransport(t *testing.T) {
 			}
 		case "/v1.41/build": // real work
 			if r.URL.Query().Has("answers") {
-				// Answers after twice the ceiling (a real wait, which
-				// cannot end early); else never.
+				close(building)
 				select {
-				case <-time.After(600 * time.Millisecond):
+				case <-ceilingPassed:
 					_, _ = io.WriteString(w, `{"stream":"done"}`)
+				case <-release:
 				case <-r.Context().Done():
 				}
 				return
@@ -94,61 +121,86 @@ func TestDeadlineTransport(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release) // before srv.Close: the hung handlers return
-	const answer = 200 * time.Millisecond
-	c := deadlineTestClient(srv, answer, 300*time.Millisecond)
+	const answer, ceiling = 100 * time.Millisecond, 300 * time.Millisecond
+	// The ping may take clock.Patience; busy allows one renewal.
+	c := &http.Client{Transport: &deadlineTransport{next: srv.Client().Transport, host: "tcp://engine.test:2375",
+		answer: answer, ceiling: ceiling, probe: clock.Patience, busy: 2 * answer}}
 
-	wantNoAnswer := func(err error, stage CallStage, path string) {
+	noAnswer := func(err error, path string) *NoAnswerError {
 		t.Helper()
 		var na *NoAnswerError
-		if !errors.As(err, &na) || na.Stage != stage || na.Path != path {
-			t.Fatalf("error %v, want a NoAnswerError for %s at stage %d", err, path, stage)
+		if !errors.As(err, &na) || na.Path != path {
+			t.Fatalf("error %v, want a NoAnswerError for %s", err, path)
 		}
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%v is not a deadline", err)
 		}
+		return na
 	}
 
-	// The engine never answers: the call ends by its own deadline, which
-	// the error says (how soon after it is the machine's business).
+	// The engine never answers: the call ends by its deadline, connected,
+	// and the error says so.
 	_, err := c.Get(srv.URL + "/v1.41/containers/json")
-	wantNoAnswer(err, StageWaiting, "/containers/json")
+	if na := noAnswer(err, "/containers/json"); na.Stage != StageWaiting {
+		t.Errorf("stage %d, want %d (waiting)", na.Stage, StageWaiting)
+	}
 	if want := "the Docker engine at tcp://engine.test:2375 did not answer in 200ms " +
 		"(GET /containers/json: it accepted the connection but sent no answer)"; !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q, want %q", err, want)
 	}
 
-	// An answer that starts and stalls: its deadline must pass after the
-	// start has come in, so this call gets two seconds, a thousand times
-	// what that takes on an idle machine, a hundred on a loaded one.
-	stalled := deadlineTestClient(srv, 2*time.Second, time.Hour)
-	resp, err := stalled.Get(srv.URL + "/v1.41/containers/abc/json")
+	// An answer that starts and stalls: the deadline passes once the start
+	// has come in (the answer's headers, with which Get returns).
+	resp, err := c.Get(srv.URL + "/v1.41/containers/abc/json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	allowPing()
 	_, err = io.ReadAll(resp.Body)
 	_ = resp.Body.Close() // read to the error above
-	wantNoAnswer(err, StageReading, "/containers/abc/json")
+	if na := noAnswer(err, "/containers/abc/json"); na.Stage != StageReading {
+		t.Errorf("stage %d, want %d (reading)", na.Stage, StageReading)
+	}
 
-	// A long call runs past the answer deadline and the ceiling under the
-	// caller's deadline, a minute: a hundred times what the build takes.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// A long call under a deadline of its own (only that it has one
+	// counts: clock.Patience, for a transport that hangs) runs past the
+	// answer deadline and the ceiling.
+	ctx, cancel := context.WithTimeout(context.Background(), clock.Patience)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1.41/build?answers=1", nil)
-	resp, err = c.Do(req)
-	if err != nil {
-		t.Fatalf("a build under a deadline of its own was cut: %v", err)
+	type answered struct {
+		body string
+		err  error
 	}
-	body, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close() // read in full
-	if err != nil || string(body) != `{"stream":"done"}` {
-		t.Errorf("build answer %q, %v", body, err)
-	}
+	built := make(chan answered, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1.41/build?answers=1", nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			built <- answered{err: err}
+			return
+		}
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close() // read in full
+		built <- answered{string(body), err}
+	}()
+	<-building
 
 	// Without a deadline of its own, a long call gets the ceiling (the
-	// engine never answers this one).
-	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/v1.41/build", nil)
+	// engine never answers this one). How far it got by then is the
+	// machine's business: the stages are checked above, where the test
+	// says when the deadline passes.
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1.41/build", nil)
 	_, err = c.Do(req)
-	wantNoAnswer(err, StageWaiting, "/build")
+	if na := noAnswer(err, "/build"); na.Timeout != ceiling {
+		t.Errorf("the build without a deadline was cut after %s, want the ceiling %s", na.Timeout, ceiling)
+	}
+
+	// That build was sent after the first one came in, so the first has
+	// outlived the ceiling now.
+	close(ceilingPassed)
+	if got := <-built; got.err != nil || got.body != `{"stream":"done"}` {
+		t.Errorf("a build under a deadline of its own: answer %q, %v", got.body, got.err)
+	}
 }
 
 func TestCheckHost(t *testing.T) {
@@ -246,11 +298,11 @@ func TestDeadlineTransportBusyEngine(t *testing.T) {
 				// The client's API version, from a ping under the answer
 				// deadline, which a loaded machine may miss: ping again
 				// rather than leave the inspect's call to do it.
-				for try := 0; api.ClientVersion() != "1.41"; try++ {
-					if try == 100 {
-						t.Fatal("the engine never answered a ping")
-					}
+				if !clock.Eventually(func() bool {
 					api.NegotiateAPIVersion(context.Background())
+					return api.ClientVersion() == "1.41"
+				}) {
+					t.Fatal("the engine never answered a ping")
 				}
 				// From here, the pings are the client's probes of the inspect.
 				inspecting.Store(true)

@@ -238,26 +238,19 @@ func TestVolumeSetLabelsKeepsData(t *testing.T) {
 // stands still.
 func volumeTestAfterSecond(t *testing.T, api *client.Client, stamp time.Time) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), clock.Patience)
-	defer cancel()
 	next := stamp.Truncate(time.Second).Add(time.Second)
-	for {
-		info, err := api.Info(ctx)
+	var now time.Time
+	if !clock.Eventually(func() bool {
+		info, err := api.Info(t.Context())
 		if err != nil {
 			t.Fatalf("reading the engine's clock: %v", err)
 		}
-		now, err := time.Parse(time.RFC3339Nano, info.SystemTime)
-		if err != nil {
+		if now, err = time.Parse(time.RFC3339Nano, info.SystemTime); err != nil {
 			t.Fatalf("the engine's clock: %v", err)
 		}
-		if !now.Before(next) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the engine's clock stands at %s, before %s", now, next)
-		case <-time.After(100 * time.Millisecond):
-		}
+		return !now.Before(next)
+	}) {
+		t.Fatalf("the engine's clock stands at %s, before %s", now, next)
 	}
 }
 
@@ -274,9 +267,12 @@ func TestVolumeSetLabelsBigVolume(t *testing.T) {
 	_, _ = rand.Read(big)
 	helperTestWriteVolume(t, s.api, name, map[string]helperTestFile{"big.bin": {Content: string(big), Mode: 0o644}})
 
-	// Far more than 8 MiB needs on an idle engine (under a second) or on
-	// one ten times slower; a deadlock never ends.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// A deadlock shows only as a call that never ends, so this wait is
+	// real and bounded: clock.Patience, far more than 8 MiB needs on an
+	// idle engine (under a second) or on one ten times slower. The bound
+	// is a deadline of the call's own (not a clock.Deadline, which reports
+	// none), as Terraform's timeouts give a relabel.
+	ctx, cancel := context.WithTimeout(context.Background(), clock.Patience)
 	defer cancel()
 	if _, err := s.Update(ctx, name, platform.VolumeUpdate{Labels: &map[string]string{"size": "big"}}); err != nil {
 		t.Fatalf("changing the labels of a volume holding 8 MiB: %v", err)
