@@ -7,7 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // The CLI matrix (make test-cli-matrix, scripts/acc-matrix.sh) runs the
@@ -65,8 +66,11 @@ func IsOpenTofu() (string, bool) {
 
 // cliVersion is the first line of `<path> version` naming a version, e.g.
 // "OpenTofu v1.12.6" or "Terraform v1.15.9"; empty when the CLI does not run.
+// The command is given clock.Patience: it answers in well under a second,
+// and a CLI that hangs is ended then, while a loaded machine's slow start
+// is waited out (an empty answer would take OpenTofu for Terraform).
 func cliVersion(path string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), clock.Patience)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "version")
 	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")

@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // Postgres is a PostgreSQL cluster of one test, reached over a Unix socket
@@ -72,7 +75,10 @@ func RequirePostgres(t testing.TB) *Postgres {
 	// trust: the socket is in a directory only this cluster's user reads.
 	run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
 	// -F: no fsync (a test's data need not survive a crash); no TCP listener.
-	run("pg_ctl", "start", "-w", "-D", data, "-l", filepath.Join(dir, "log"),
+	// -w waits for the server to accept connections, for clock.Patience
+	// (-t; pg_ctl's own default is 60 s): a start takes well under a
+	// second, and a loaded machine's slow one must not fail the test.
+	run("pg_ctl", "start", "-w", "-t", strconv.Itoa(int(clock.Patience/time.Second)), "-D", data, "-l", filepath.Join(dir, "log"),
 		"-o", fmt.Sprintf("-F -k %s -c listen_addresses=''", dir))
 	t.Cleanup(func() {
 		cmd := exec.Command(filepath.Join(bin, "pg_ctl"), "stop", "-m", "immediate", "-D", data)

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -100,12 +101,20 @@ func goneFromPlatform(t *testing.T, h harness, objs map[string]*string) resource
 	}
 }
 
+// fileReadEvery is how long fileEventually waits between reads: a read is
+// a request to the platform (an exec in a live box, a copy out of a Docker
+// container), so it is not asked every few milliseconds.
+const fileReadEvery = 500 * time.Millisecond
+
 // fileEventually waits for a file to hold want. Waiting here is on the
 // platform's real clock: the agent writes its files just after start, and a
-// fresh box may need a moment before its first write lands.
+// fresh box may need a moment before its first write lands. It reads until
+// clock.Patience has passed (generous to a machine ten times slower, so a
+// loaded runner does not fail a write that is only late), then fails with
+// what the last read found.
 func fileEventually(what string, want string, read func() (string, bool)) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		deadline := time.Now().Add(60 * time.Second)
+		giveUp := time.Now().Add(clock.Patience)
 		var last string
 		var found bool
 		for {
@@ -113,15 +122,15 @@ func fileEventually(what string, want string, read func() (string, bool)) resour
 			if found && last == want {
 				return nil
 			}
-			if time.Now().After(deadline) {
+			if !time.Now().Before(giveUp) {
 				break
 			}
-			time.Sleep(500 * time.Millisecond)
+			time.Sleep(fileReadEvery)
 		}
 		if !found {
-			return fmt.Errorf("%s: the file does not exist", what)
+			return fmt.Errorf("%s: the file does not exist (read for %s)", what, clock.Patience)
 		}
-		return fmt.Errorf("%s: the file holds %q, want %q", what, last, want)
+		return fmt.Errorf("%s: the file holds %q, want %q (read for %s)", what, last, want, clock.Patience)
 	}
 }
 
