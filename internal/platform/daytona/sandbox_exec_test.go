@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/daytona/daytonafake"
 )
@@ -93,12 +94,18 @@ func TestExecRefusals(t *testing.T) {
 	if !errors.As(err, &te) || !strings.Contains(te.Detail, "daemon ended it") {
 		t.Errorf("past the daemon's timeout: %v; want an ExecTimeoutError from the daemon", err)
 	}
-	// The caller's deadline passes first.
-	tctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	defer cancel()
-	_, err = f.p.Exec(tctx, sb.ID, platform.ExecSpec{Command: []string{"sleep", "5"}, Timeout: 200 * time.Millisecond, MaxOutput: 100})
-	if !errors.As(err, &te) || te.Timeout != 200*time.Millisecond || !strings.Contains(te.Detail, "(1 s)") {
+	// The caller's deadline passes first: it passes once the fake holds
+	// the command running (its sleep), not at an instant of the wall clock
+	// a slow machine could reach before the request was sent, and the
+	// command and the daemon's timeout are far longer than any test.
+	tctx := clock.NewDeadline(ctx)
+	tctx.PassWhen(func() bool { return f.srv.ExecsSleeping() > 0 })
+	_, err = f.p.Exec(tctx, sb.ID, platform.ExecSpec{Command: []string{"sleep", "3600"}, Timeout: time.Hour, MaxOutput: 100})
+	if !errors.As(err, &te) || te.Timeout != time.Hour || !strings.Contains(te.Detail, "(3600 s)") {
 		t.Errorf("past the caller's deadline: %v; want an ExecTimeoutError", err)
+	}
+	if !clock.Eventually(func() bool { return f.srv.ExecsSleeping() == 0 }) {
+		t.Error("the fake still holds the command its caller left")
 	}
 
 	f.srv.StopOutOfBand(sb.ID)

@@ -55,6 +55,10 @@ type Config struct {
 	PollInterval time.Duration
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
+	// PaceNow is the clock the client's pacing to Fly's rate limits (and
+	// an HTTP-date Retry-After) is read on, with Sleep the wait (tests
+	// that pace on a clock of their own); default time.Now.
+	PaceNow func() time.Time
 }
 
 // Platform is the Fly implementation of platform.Platform.
@@ -118,6 +122,7 @@ func New(cfg Config) (*Platform, error) {
 		UserAgent:     cfg.UserAgent,
 		HTTPClient:    cfg.HTTPClient,
 		Sleep:         cfg.Sleep,
+		Now:           cfg.PaceNow,
 		SensitiveKeys: []string{"env"},
 		Pacing:        pacing,
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
 )
@@ -74,12 +75,20 @@ func TestExecRefusals(t *testing.T) {
 		t.Error("working_dir was not refused")
 	}
 
-	tctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
-	_, err = f.p.Exec(tctx, sb.ID, platform.ExecSpec{Command: []string{"sleep", "5"}, Timeout: 300 * time.Millisecond, MaxOutput: 100})
+	// The deadline passes once the fake holds the command running (its
+	// sleep), not at an instant of the wall clock a slow machine could
+	// reach before the request was sent. The command and the timeout given
+	// to Fly are far longer than any test, so the call's deadline ends it
+	// first.
+	tctx := clock.NewDeadline(ctx)
+	tctx.PassWhen(func() bool { return f.srv.ExecsSleeping() > 0 })
+	_, err = f.p.Exec(tctx, sb.ID, platform.ExecSpec{Command: []string{"sleep", "3600"}, Timeout: time.Hour, MaxOutput: 100})
 	var te *platform.ExecTimeoutError
-	if !errors.As(err, &te) || te.Timeout != 300*time.Millisecond {
+	if !errors.As(err, &te) || te.Timeout != time.Hour {
 		t.Errorf("a command past its timeout: %v; want an ExecTimeoutError", err)
+	}
+	if !clock.Eventually(func() bool { return f.srv.ExecsSleeping() == 0 }) {
+		t.Error("the fake still holds the command its caller left")
 	}
 
 	if _, err := f.p.Sandboxes().SetState(ctx, sb.ID, platform.StateStopped); err != nil {

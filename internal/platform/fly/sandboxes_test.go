@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/fly/flyfake"
@@ -201,31 +205,33 @@ func TestSandboxRegionRule(t *testing.T) {
 }
 
 func TestRateLimitedApply(t *testing.T) {
-	if testing.Short() {
-		t.Skip("paced requests take seconds")
-	}
 	ctx := context.Background()
-	realSleep := func(ctx context.Context, d time.Duration) error {
-		select {
-		case <-time.After(d):
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	f := newFixture(t, flyfake.Options{RateLimits: true}, Config{Sleep: realSleep})
+	// The client's pacing and the fake's rate limits run on one virtual
+	// clock, which moves on only while every create waits in Sleep: each
+	// request reaches the fake at the instant the pacing chose, however
+	// slowly the machine sends it (on the wall clock, a loaded runner
+	// delays the first requests of a burst more than the fourth, which then
+	// arrives early and is a 429).
+	vc := newVirtualClock(t0)
+	f := newFixture(t, flyfake.Options{RateLimits: true, RateClock: vc}, Config{Sleep: vc.Sleep, PaceNow: vc.Now})
 	tpl := f.template(t)
 	// Eight creates at once, as terraform's parallelism sends them.
 	errs := make(chan error, 8)
 	for range 8 {
-		go func() {
+		vc.Go(func() {
 			_, err := f.p.Sandboxes().Create(ctx, platform.SandboxSpec{TemplateID: tpl, Marks: platform.NewMarks("o")})
 			errs <- err
-		}()
+		})
 	}
+	giveUp := time.After(clock.Patience) // only if a create never ends
 	for range 8 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-giveUp:
+			t.Fatal("the creates did not end")
 		}
 	}
 	if n := len(f.srv.Machines()); n != 8 {
@@ -234,6 +240,102 @@ func TestRateLimitedApply(t *testing.T) {
 	if n := f.srv.RateLimited(); n != 0 {
 		t.Fatalf("%d requests were rate limited", n)
 	}
+	// Past a burst of 3, five more creates at 0.9/s: the pacing waited.
+	if waited := vc.Now().Sub(t0); waited < 5*time.Second {
+		t.Fatalf("the creates were paced over %s; want at least 5s", waited)
+	}
+}
+
+// virtualClock is time for goroutines that wait only in its Sleep (or in
+// HTTP calls): the goroutines started with Go count as busy until they
+// sleep or end, and once none is busy the clock jumps to the earliest
+// wake-up and wakes those due. No wall-clock time passes in a Sleep.
+type virtualClock struct {
+	mu       sync.Mutex
+	now      time.Time
+	busy     int
+	sleepers []*virtualSleeper
+}
+
+type virtualSleeper struct {
+	wake time.Time
+	ch   chan struct{}
+}
+
+func newVirtualClock(start time.Time) *virtualClock { return &virtualClock{now: start} }
+
+func (c *virtualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Go runs f in a goroutine counted busy until it sleeps or ends.
+func (c *virtualClock) Go(f func()) {
+	c.mu.Lock()
+	c.busy++
+	c.mu.Unlock()
+	go func() {
+		defer func() {
+			c.mu.Lock()
+			c.busy--
+			c.advance()
+			c.mu.Unlock()
+		}()
+		f()
+	}()
+}
+
+// Sleep waits until the clock has moved d on, or ctx ends.
+func (c *virtualClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	c.mu.Lock()
+	s := &virtualSleeper{wake: c.now.Add(d), ch: make(chan struct{})}
+	c.sleepers = append(c.sleepers, s)
+	c.busy--
+	c.advance()
+	c.mu.Unlock()
+	select {
+	case <-s.ch:
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if i := slices.Index(c.sleepers, s); i >= 0 {
+			c.sleepers = slices.Delete(c.sleepers, i, i+1)
+			c.busy++
+		}
+		return ctx.Err()
+	}
+}
+
+// advance, with mu held, moves the clock to the earliest wake-up once no
+// goroutine is busy, and wakes those due (busy again).
+func (c *virtualClock) advance() {
+	if c.busy > 0 || len(c.sleepers) == 0 {
+		return
+	}
+	next := c.sleepers[0].wake
+	for _, s := range c.sleepers[1:] {
+		if s.wake.Before(next) {
+			next = s.wake
+		}
+	}
+	if next.After(c.now) {
+		c.now = next
+	}
+	kept := c.sleepers[:0]
+	for _, s := range c.sleepers {
+		if s.wake.After(c.now) {
+			kept = append(kept, s)
+			continue
+		}
+		close(s.ch)
+		c.busy++
+	}
+	c.sleepers = kept
 }
 
 func TestAppCreatedInOrg(t *testing.T) {

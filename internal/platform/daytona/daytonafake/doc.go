@@ -80,7 +80,8 @@
 //     timeout past is a 408. The fake runs no real program: a documented
 //     handful (echo, printenv of the box's env, pwd, true, false, seq,
 //     sleep, sh -c with exit and echo); any other cannot start (exitCode
-//     -1), as the daemon reports it. ExecRuns lists what ran.
+//     -1), as the daemon reports it. ExecRuns lists what ran;
+//     ExecsSleeping counts the sleeps it holds now.
 //
 // Faults (Inject) add statuses (429 with Daytona's per-throttler headers),
 // dropped connections before or after the state change, and latency to

@@ -141,9 +141,17 @@ func (s *Server) execute(c *call) reply {
 		if timedOut {
 			limit = time.Duration(timeout) * time.Second
 		}
+		s.mu.Lock()
+		s.sleeping++
+		s.mu.Unlock()
 		select {
 		case <-time.After(limit):
 		case <-c.r.Context().Done():
+		}
+		s.mu.Lock()
+		s.sleeping--
+		s.mu.Unlock()
+		if c.r.Context().Err() != nil {
 			// The daemon goes on regardless; the client is gone.
 			return errorReply(http.StatusRequestTimeout, "client went away")
 		}
@@ -156,6 +164,15 @@ func (s *Server) execute(c *call) reply {
 	s.execRuns = append(s.execRuns, run)
 	s.mu.Unlock()
 	return reply{status: http.StatusOK, body: executeResponse{ExitCode: res.Exit, Result: res.Stdout + res.Stderr}}
+}
+
+// ExecsSleeping counts the execute requests the fake holds now, running a
+// sleep: a test whose deadline should pass while a command runs passes it
+// once this is above zero, not at an instant of the wall clock.
+func (s *Server) ExecsSleeping() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sleeping
 }
 
 // ExecRuns lists the commands the fake ran, oldest first.

@@ -118,6 +118,7 @@ type Server struct {
 	creates   []time.Time // accepted POST /sandbox, for CreateRateLimit
 	lists     int         // GET /sandbox without a cursor, for ListLagLists
 	execRuns  []ExecRun   // commands run through the toolbox proxy
+	sleeping  int         // execute requests held in a sleep now
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once

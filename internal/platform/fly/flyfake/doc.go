@@ -95,8 +95,9 @@
 //     a volume's creation on Options.Clock while auto_backup_enabled, each
 //     expiring retention_days (the volume's retention when it was taken)
 //     after it. No delete endpoint.
-//   - Rate limits (Options.RateLimits, wall clock): per route and machine
-//     or app, 1/s burst 3, Get Machine 5/s burst 10; 429 {"error"} with
+//   - Rate limits (Options.RateLimits, on the wall clock or
+//     Options.RateClock): per route and machine or app, 1/s burst 3, Get
+//     Machine 5/s burst 10; 429 {"error"} with
 //     Retry-After in seconds (Fly documents no header; fly-go reads none).
 //   - Faults (Inject): a status instead of handling, a status after
 //     handling (408 on a create whose machine exists), dropped connections
@@ -107,12 +108,13 @@
 //     ended; only in a started machine (else 412, the fake's choice). The
 //     fake runs no real program: a documented handful (echo, printenv of
 //     the machine's env, pwd, true, false, seq, sleep, sh -c with exit and
-//     echo); any other exits 127. ExecRuns lists what ran.
+//     echo); any other exits 127. ExecRuns lists what ran; ExecsSleeping
+//     counts the sleeps it holds now.
 //
 // Out-of-band changes: CreateApp, SnapshotOutOfBand, SuspendOutOfBand, StopOutOfBand,
 // LoseSuspendSnapshot, DestroyMachineOutOfBand, DestroyVolumeOutOfBand.
 // Views: Machine, Machines, Volume, Volumes, Snapshots, Apps,
-// MachineCreates, RateLimited, ExecRuns.
+// MachineCreates, RateLimited, ExecRuns, ExecsSleeping.
 //
 // Not modelled: leases and nonces, cordon, restart, signal, ps,
 // versions and events endpoints, volume forks

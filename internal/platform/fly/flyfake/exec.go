@@ -135,9 +135,17 @@ func (s *Server) execMachine(c *call) reply {
 		if timedOut {
 			limit = time.Duration(in.Timeout) * time.Second
 		}
+		s.mu.Lock()
+		s.sleeping++
+		s.mu.Unlock()
 		select {
 		case <-time.After(limit):
 		case <-c.r.Context().Done():
+		}
+		s.mu.Lock()
+		s.sleeping--
+		s.mu.Unlock()
+		if c.r.Context().Err() != nil {
 			return errorReply(http.StatusRequestTimeout, "client went away")
 		}
 		if timedOut {
@@ -148,6 +156,15 @@ func (s *Server) execMachine(c *call) reply {
 	s.execRuns = append(s.execRuns, run)
 	s.mu.Unlock()
 	return reply{status: http.StatusOK, body: execResponse{ExitCode: int32(res.Exit), StdOut: res.Stdout, StdErr: res.Stderr}}
+}
+
+// ExecsSleeping counts the exec requests the fake holds now, running a
+// sleep: a test whose deadline should pass while a command runs passes it
+// once this is above zero, not at an instant of the wall clock.
+func (s *Server) ExecsSleeping() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sleeping
 }
 
 // ExecRuns lists the commands the fake ran, oldest first.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 const createRoute = "POST /apps/{app_name}/machines"
@@ -76,7 +78,11 @@ func TestFaultOnOffSpecRoute(t *testing.T) {
 }
 
 func TestRateLimits(t *testing.T) {
-	e := newEnv(t, func(o *Options) { o.RateLimits = true })
+	// The limits run on a clock of the test's own, stopped: every request
+	// below counts as sent within the same instant however slowly the
+	// machine sends it, until the test moves the clock on.
+	rateClock := clock.NewFake(epoch)
+	e := newEnv(t, func(o *Options) { o.RateLimits = true; o.RateClock = rateClock })
 	a := e.createMachine(map[string]any{"skip_launch": true})
 	b := e.createMachine(map[string]any{"skip_launch": true})
 	e.createMachine(map[string]any{"skip_launch": true})
@@ -104,10 +110,14 @@ func TestRateLimits(t *testing.T) {
 	if r := e.do("GET", machines+"/"+b, nil); r.status != http.StatusTooManyRequests {
 		t.Fatalf("11th get: %d", r.status)
 	}
-	// Measured on the wall clock: a second later creates pass again.
-	time.Sleep(1100 * time.Millisecond)
+	// A second later (on the rate clock) the bucket holds a token again:
+	// one create passes, the next is limited once more.
+	rateClock.Advance(1100 * time.Millisecond)
 	e.must(200, "POST", machines, map[string]any{"config": testConfig(nil)})
-	if e.s.RateLimited() != 3 {
+	if r := e.do("POST", machines, map[string]any{"config": testConfig(nil)}); r.status != http.StatusTooManyRequests {
+		t.Fatalf("2nd create after a second: %d %s", r.status, r.raw)
+	}
+	if e.s.RateLimited() != 4 {
 		t.Fatalf("RateLimited = %d", e.s.RateLimited())
 	}
 }

@@ -13,7 +13,8 @@ import (
 // Machine, ...) per machine or app, with a short-term burst of 3; Get
 // Machine 5 per second, burst 10. The fake keeps one token bucket per route
 // and target (the machine id, else the app name), on the wall clock: the
-// provider's client-side pacing is real-time, so the limits are too.
+// provider's client-side pacing is real-time, so the limits are too
+// (Options.RateClock puts them on a test's clock instead).
 //
 // Fly's docs name neither the status nor a Retry-After header; the fake
 // answers 429 with Fly's error body and a Retry-After in whole seconds (the
@@ -73,7 +74,7 @@ func (s *Server) throttle(route string, params map[string]string) (reply, bool) 
 	if target == "" {
 		target = params["app_name"]
 	}
-	wait, allowed := s.rl.take(route+" "+target, rate, burst, time.Now())
+	wait, allowed := s.rl.take(route+" "+target, rate, burst, s.opts.RateClock.Now())
 	if allowed {
 		return reply{}, false
 	}

@@ -23,7 +23,7 @@ import (
 type Options struct {
 	// Clock drives automatic daily volume snapshots, their expiry and the
 	// timestamps the fake writes; clock.Fake fits. Default: the wall
-	// clock. Rate limits are measured on the wall clock whatever Clock is.
+	// clock. Rate limits are measured on RateClock whatever Clock is.
 	Clock interface{ Now() time.Time }
 	// APIToken is the only token the fake accepts, sent as
 	// "Authorization: Bearer <token>" or "Authorization: FlyV1 <token>".
@@ -61,6 +61,12 @@ type Options struct {
 	// per machine or app, on the wall clock: 1 request/s with bursts of 3,
 	// Get Machine 5/s with bursts of 10. Over them: 429.
 	RateLimits bool
+	// RateClock is the clock RateLimits are measured on (nil: the wall
+	// clock, which the provider's real-time pacing needs). A test of the
+	// limits themselves passes a clock of its own (clock.Fake) and moves
+	// it, so that its requests count as sent within one second however
+	// slowly the machine sends them.
+	RateClock interface{ Now() time.Time }
 	// WaitBlock is how long (real time) GET .../wait blocks for a state no
 	// pending transition leads to, before answering 408; the wait also ends
 	// with 408 when Clock passes its timeout. Default 200ms.
@@ -92,6 +98,7 @@ type Server struct {
 	after    map[string][]*afterFault // faults answered after handling
 	creates  int                      // machines created by POST .../machines
 	execRuns []ExecRun                // commands run by POST .../exec
+	sleeping int                      // exec requests held in a sleep now
 }
 
 // New starts a fake and closes it when the test ends. It fails t at once when
@@ -112,6 +119,9 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	if opts.Polls <= 0 {
 		opts.Polls = 2
+	}
+	if opts.RateClock == nil {
+		opts.RateClock = wallClock{}
 	}
 	if opts.WaitBlock <= 0 {
 		opts.WaitBlock = 200 * time.Millisecond
