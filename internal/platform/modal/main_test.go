@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform/modal/modalfake"
 )
 
@@ -47,7 +48,9 @@ func newFixture(t *testing.T, v1 bool) *fixture {
 	p.lookupSleep = func(context.Context, time.Duration) error { return nil }
 	p.now = w.Now
 	t.Cleanup(func() { _ = p.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// The fake answers within milliseconds: Patience ends only a test
+	// whose calls hang, however loaded the machine.
+	ctx, cancel := context.WithTimeout(context.Background(), clock.Patience)
 	t.Cleanup(cancel)
 	return &fixture{w: w, p: p, ctx: ctx}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
@@ -38,7 +39,10 @@ func TestExec(t *testing.T) {
 		{name: "default working dir", spec: platform.ExecSpec{Command: []string{"pwd"}}, stdout: "/\n"},
 		{name: "truncated", spec: platform.ExecSpec{Command: []string{"sh", "-c", "echo 0123456789; echo abcdefghij >&2"}, MaxOutput: 4},
 			stdout: "0123", stderr: "abcd", truncated: true},
-		{name: "timeout sent in whole seconds", spec: platform.ExecSpec{Command: []string{"true"}, Timeout: 1500 * time.Millisecond}},
+		// Rounded up to 3601 s; the hour keeps the SDK's own deadline for
+		// the command (the timeout, on the wall clock) out of reach of a
+		// slow machine.
+		{name: "timeout sent in whole seconds", spec: platform.ExecSpec{Command: []string{"true"}, Timeout: time.Hour + 500*time.Millisecond}},
 	}
 	for _, v1 := range []bool{false, true} {
 		f := newFixture(t, v1)
@@ -114,35 +118,50 @@ func TestExecRefused(t *testing.T) {
 }
 
 // A command still running at the timeout is an ExecTimeoutError, whether
-// ctx or Modal's kill ends it first; Modal kills it.
+// ctx or Modal's kill ends it first; the timeout goes to Modal, which kills
+// it.
 func TestExecTimeout(t *testing.T) {
 	f := newFixture(t, false)
 	box := f.box(t, platform.SandboxSpec{})
 	for _, tc := range []struct {
-		name string
-		ctx  func() (context.Context, context.CancelFunc)
+		name    string
+		timeout time.Duration
+		ctx     func(waits int) (context.Context, func())
 	}{
-		{"ctx deadline", func() (context.Context, context.CancelFunc) { return context.WithTimeout(f.ctx, time.Second) }},
-		{"Modal's kill", func() (context.Context, context.CancelFunc) { return context.WithCancel(f.ctx) }},
+		// The deadline passes once the platform waits for the command (the
+		// fake has one more TaskExecWait), not at an instant a slow machine
+		// could reach before the command started; the hour sent to Modal
+		// is far longer than any test, so ctx ends it first.
+		{"ctx deadline", time.Hour, func(waits int) (context.Context, func()) {
+			d := clock.NewDeadline(f.ctx)
+			d.PassWhen(func() bool { return f.w.Calls("TaskExecWait") > waits })
+			return d, d.Pass
+		}},
+		// The fake kills the command on a real timer at the second sent,
+		// which stays real: the platform tells Modal's kill from any other
+		// 137 by the time it has waited.
+		{"Modal's kill", time.Second, func(int) (context.Context, func()) { return context.WithCancel(f.ctx) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := tc.ctx()
+			ctx, cancel := tc.ctx(f.w.Calls("TaskExecWait"))
 			defer cancel()
-			_, err := f.p.Exec(ctx, box.ID, platform.ExecSpec{Command: []string{"sleep", "30"}, Timeout: time.Second, MaxOutput: 1024})
+			_, err := f.p.Exec(ctx, box.ID, platform.ExecSpec{Command: []string{"sleep", "3600"}, Timeout: tc.timeout, MaxOutput: 1024})
 			var te *platform.ExecTimeoutError
-			if !errors.As(err, &te) || te.Timeout != time.Second || !strings.Contains(te.Detail, "Modal kills it") {
+			if !errors.As(err, &te) || te.Timeout != tc.timeout || !strings.Contains(te.Detail, "Modal kills it") {
 				t.Fatalf("Exec = %v, want an ExecTimeoutError", err)
 			}
 		})
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if e := f.w.Execs(box.ID); len(e) == 2 && e[0].Signal == 9 && e[1].Signal == 9 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The first command runs on until its hour; the second is killed by
+	// the fake's timer, which may come after Exec returned on the SDK's
+	// own deadline (the kill happens by itself, in real time).
+	killed := func() bool {
+		e := f.w.Execs(box.ID)
+		return len(e) == 2 && !e[0].Done && e[0].TimeoutSecs == 3600 && e[1].Signal == 9 && e[1].TimeoutSecs == 1
 	}
-	t.Errorf("execs = %+v, want both killed by Modal", f.w.Execs(box.ID))
+	if !clock.Eventually(killed) {
+		t.Errorf("execs = %+v, want the first running with its hour sent, the second killed by Modal", f.w.Execs(box.ID))
+	}
 }
 
 // A throttled start is waited out and tried again, starting one command.
@@ -162,20 +181,29 @@ func TestExecThrottled(t *testing.T) {
 }
 
 // Without a timeout sent, a ctx deadline leaves the command running on
-// Modal and says so; a cancelled ctx is just that.
+// Modal and says so; a cancelled ctx is just that. Each ctx ends once the
+// platform waits for its command (the fake has its TaskExecWait), not at
+// an instant a slow machine could reach before the command started.
 func TestExecCtxEnds(t *testing.T) {
 	f := newFixture(t, false)
 	box := f.box(t, platform.SandboxSpec{})
-	spec := platform.ExecSpec{Command: []string{"sleep", "30"}, MaxOutput: 1024}
-	ctx, cancel := context.WithTimeout(f.ctx, 200*time.Millisecond)
-	defer cancel()
-	_, err := f.p.Exec(ctx, box.ID, spec)
+	// The sleep outlasts any test: both commands still run at the end.
+	spec := platform.ExecSpec{Command: []string{"sleep", "3600"}, MaxOutput: 1024}
+	waiting := func(n int) func() bool { return func() bool { return f.w.Calls("TaskExecWait") >= n } }
+	d := clock.NewDeadline(f.ctx)
+	d.PassWhen(waiting(1))
+	defer d.Pass()
+	_, err := f.p.Exec(d, box.ID, spec)
 	var te *platform.ExecTimeoutError
 	if !errors.As(err, &te) || !strings.Contains(te.Detail, "may still be running") {
 		t.Fatalf("Exec past a ctx deadline = %v, want an ExecTimeoutError saying it may run on", err)
 	}
-	ctx, cancel = context.WithCancel(f.ctx)
-	time.AfterFunc(200*time.Millisecond, cancel)
+	ctx, cancel := context.WithCancel(f.ctx)
+	defer cancel()
+	go func() {
+		clock.Eventually(waiting(2))
+		cancel()
+	}()
 	if _, err := f.p.Exec(ctx, box.ID, spec); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Exec with ctx cancelled = %v, want context.Canceled", err)
 	}

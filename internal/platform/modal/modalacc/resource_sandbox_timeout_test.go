@@ -37,21 +37,27 @@ func modalTimeoutDeadline(ws *modalfake.Workspace, deadline *string) resource.Te
 		if sb.TimeoutSecs != 600 {
 			return fmt.Errorf("the fake's sandbox %s has a timeout of %d s, want 600", sb.ID, sb.TimeoutSecs)
 		}
-		got := s.RootModule().Resources["sbx_sandbox.s"].Primary.Attributes["expires_at"]
+		attrs := s.RootModule().Resources["sbx_sandbox.s"].Primary.Attributes
+		got := attrs["expires_at"]
 		at, err := time.Parse(time.RFC3339, got)
 		if err != nil {
 			return fmt.Errorf("sbx_sandbox.s expires_at %q: %w", got, err)
 		}
-		// The provider may take the start from its own clock or Modal's:
-		// near the sandbox's creation either way. The fake's clock stands
-		// still until Advance while the provider's runs, so the provider's
-		// stamp may be later by the wall time the test has taken since the
-		// workspace was made (13 s seen on two loaded CPUs); never earlier
-		// by more than a few seconds. Both bounds still tell the 10-minute
-		// timeout from the 5-minute default.
-		want := sb.CreatedAt.Add(10 * time.Minute)
-		if late := at.Sub(want); late < -5*time.Second || late > time.Since(sb.CreatedAt)+5*time.Second {
-			return fmt.Errorf("sbx_sandbox.s expires_at %s, want the sandbox's creation plus its timeout, %s", got, want.Format(time.RFC3339))
+		created, err := time.Parse(time.RFC3339, attrs["created_at"])
+		if err != nil {
+			return fmt.Errorf("sbx_sandbox.s created_at %q: %w", attrs["created_at"], err)
+		}
+		// The provider stamps the creation from its own clock, which runs
+		// while the fake's stands still until Advance: so the stamp is the
+		// fake's creation or later by however long the test has taken, and
+		// the deadline is checked against the stamp, to the second. The
+		// stamp is never before the fake's creation, which is on the
+		// second, taken when the workspace was made.
+		if created.Before(sb.CreatedAt) {
+			return fmt.Errorf("sbx_sandbox.s created_at %s, before the fake made the sandbox, %s", attrs["created_at"], sb.CreatedAt.Format(time.RFC3339))
+		}
+		if want := created.Add(10 * time.Minute); !at.Equal(want) {
+			return fmt.Errorf("sbx_sandbox.s expires_at %s, want its creation plus its timeout, %s", got, want.Format(time.RFC3339))
 		}
 		*deadline = got
 		return nil

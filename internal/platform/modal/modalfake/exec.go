@@ -161,7 +161,7 @@ func (r *router) TaskExecStart(ctx context.Context, req *pb.TaskExecStartRequest
 	w.execOrder = append(w.execOrder, p)
 	sb.runningExecs++
 	if p.timeoutSecs > 0 {
-		p.timer = time.AfterFunc(time.Duration(p.timeoutSecs)*time.Second, func() {
+		w.armTimeout(p, func() {
 			r.s.mu.Lock()
 			defer r.s.mu.Unlock()
 			w.endExec(p, 0, 9)
@@ -169,6 +169,21 @@ func (r *router) TaskExecStart(ctx context.Context, req *pb.TaskExecStartRequest
 	}
 	go w.runExec(p, commandSteps(p.argv, env, workdir))
 	return &pb.TaskExecStartResponse{}, nil
+}
+
+// armTimeout has kill run once p's timeout_secs have passed: on a real
+// timer, or once w.timeoutWait says so when a test set it; w.s.mu held.
+func (w *Workspace) armTimeout(p *proc, kill func()) {
+	d := time.Duration(p.timeoutSecs) * time.Second
+	if wait := w.timeoutWait; wait != nil {
+		go func() {
+			if wait(d, p.kill) {
+				kill()
+			}
+		}()
+		return
+	}
+	p.timer = time.AfterFunc(d, kill)
 }
 
 // execEnv is what an exec adds to its sandbox's environment: secret_ids,

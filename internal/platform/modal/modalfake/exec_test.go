@@ -12,6 +12,8 @@ import (
 	pb "github.com/modal-labs/modal-client/go/proto/modal_proto"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // run execs argv through the SDK and gives its output and exit code.
@@ -75,24 +77,54 @@ func TestExecPrograms(t *testing.T) {
 	}
 }
 
-// timeout_secs kills the command with SIGKILL: the SDK's 137.
+// timeout_secs kills the command with SIGKILL: the SDK's 137. The fake
+// waits the timeout through the test (timeoutWait) rather than on a real
+// timer, so the test sees which wait was armed and ends it itself instead
+// of timing the kill; the hour sent keeps the SDK's own deadline for the
+// command (the timeout, on the wall clock) out of reach.
 func TestExecTimeoutKills(t *testing.T) {
 	f := newFixture(t, false)
 	sb := f.create(t, nil)
-	start := time.Now()
-	p, err := sb.Exec(f.ctx, []string{"sleep", "60"}, &modal.SandboxExecParams{Timeout: time.Second})
+	waits := make(chan time.Duration, 1)
+	timedOut := make(chan struct{})
+	f.w.s.mu.Lock()
+	f.w.timeoutWait = func(d time.Duration, ended <-chan struct{}) bool {
+		waits <- d
+		select {
+		case <-timedOut:
+			return true
+		case <-ended:
+			return false
+		}
+	}
+	f.w.s.mu.Unlock()
+	p, err := sb.Exec(f.ctx, []string{"sleep", "3600"}, &modal.SandboxExecParams{Timeout: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
+	select {
+	case d := <-waits:
+		if d != time.Hour {
+			t.Errorf("the fake waits %s before the kill, want the 1h sent", d)
+		}
+	case <-time.After(clock.Patience): // the fake arms it by itself, at once
+		t.Fatal("the fake armed no wait for the command's timeout")
+	}
+	// Nothing kills the command before its timeout has passed.
+	if e := f.w.Execs(sb.SandboxID); len(e) != 1 || e[0].Done {
+		t.Fatalf("execs before the timeout passed = %+v, want one running", e)
+	}
+	close(timedOut)
 	code, err := p.Wait(f.ctx, nil)
 	if err != nil || code != 137 {
 		t.Fatalf("Wait = %d, %v; want 137", code, err)
 	}
-	if took := time.Since(start); took < time.Second || took > 10*time.Second {
-		t.Errorf("killed after %s, want about 1s", took)
-	}
-	if e := f.w.Execs(sb.SandboxID); len(e) != 1 || e[0].Signal != 9 || e[0].TimeoutSecs != 1 {
+	if e := f.w.Execs(sb.SandboxID); len(e) != 1 || e[0].Signal != 9 || e[0].TimeoutSecs != 3600 {
 		t.Errorf("execs = %+v", e)
+	}
+	// The kill was the command's own: its sandbox runs on.
+	if v := f.view(t, sb.SandboxID); v.Finished {
+		t.Errorf("the sandbox finished with its command: %+v", v)
 	}
 }
 
@@ -100,7 +132,8 @@ func TestExecTimeoutKills(t *testing.T) {
 func TestExecFinishedSandbox(t *testing.T) {
 	f := newFixture(t, false)
 	sb := f.create(t, nil)
-	p, err := sb.Exec(f.ctx, []string{"sh", "-c", "echo started; sleep 60"}, nil)
+	// The sleep outlasts any test: only the sandbox's end stops it.
+	p, err := sb.Exec(f.ctx, []string{"sh", "-c", "echo started; sleep 3600"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,12 +227,14 @@ func TestExecIsActivity(t *testing.T) {
 	sb := f.create(t, &modal.SandboxCreateParams{IdleTimeout: time.Minute})
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
-	if _, err := sb.Exec(ctx, []string{"sleep", "60"}, nil); err != nil {
+	// The sleep outlasts any test, so the command still runs at Advance.
+	if _, err := sb.Exec(ctx, []string{"sleep", "3600"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(f.w.Execs(sb.SandboxID)) == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	// Exec returns once TaskExecStart has answered, and the fake holds the
+	// command before it answers.
+	if e := f.w.Execs(sb.SandboxID); len(e) != 1 || e[0].Done {
+		t.Fatalf("execs = %+v, want one running", e)
 	}
 	f.w.Advance(2 * time.Minute)
 	if v := f.view(t, sb.SandboxID); v.Finished {

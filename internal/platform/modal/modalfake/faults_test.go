@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // The SDK sleeps for the retry policy's delay and retries a throttled call
@@ -156,8 +158,9 @@ func TestFaultsBeforeActing(t *testing.T) {
 	cases := []struct {
 		name   string
 		inject func(w *Workspace)
-		// deadline is the call's timeout.
-		deadline time.Duration
+		// deadline gives the call a deadline that passes once the fake
+		// holds it.
+		deadline bool
 		want     codes.Code
 		// transport says the client must hear the code from its own
 		// transport (the connection was cut), not from the fake.
@@ -168,8 +171,10 @@ func TestFaultsBeforeActing(t *testing.T) {
 		{name: "UNAVAILABLE", inject: func(w *Workspace) { w.Fail(method, codes.Unavailable, 1) }, want: codes.Unavailable},
 		{name: "throttle", inject: func(w *Workspace) { w.Throttle(method, 1, time.Second) }, want: codes.ResourceExhausted},
 		{name: "dropped request", inject: func(w *Workspace) { w.DropRequest(method, 1) }, want: codes.Unavailable, transport: true},
-		{name: "held past the deadline", inject: func(w *Workspace) { w.Hold(method, 1, time.Minute) },
-			deadline: 200 * time.Millisecond, want: codes.DeadlineExceeded},
+		// The hold outlasts anything the test waits for: only the
+		// deadline ends it.
+		{name: "held past the deadline", inject: func(w *Workspace) { w.Hold(method, 1, clock.Patience) },
+			deadline: true, want: codes.DeadlineExceeded},
 		{name: "held less than the deadline", inject: func(w *Workspace) { w.Hold(method, 1, 50*time.Millisecond) },
 			want: codes.OK, acted: true},
 		{name: "none", inject: func(*Workspace) {}, want: codes.OK, acted: true},
@@ -180,10 +185,14 @@ func TestFaultsBeforeActing(t *testing.T) {
 			cp, with := rawClient(t, w)
 			tc.inject(w)
 			ctx := ctxOf(t)
-			if tc.deadline > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
-				defer cancel()
+			if tc.deadline {
+				// Passed once the fake has the call (it counts a call
+				// before its hold), not at an instant a slow machine could
+				// reach before the request was sent.
+				d := clock.NewDeadline(ctx)
+				d.PassWhen(func() bool { return w.Calls(method) == 1 })
+				defer d.Pass()
+				ctx = d
 			}
 			_, err := cp.VolumeGetOrCreate(with(ctx, "k1"), createData())
 			if got := status.Code(err); got != tc.want {
@@ -229,14 +238,15 @@ func retryPolicy(err error) time.Duration {
 func TestDropRequestCutsTheConnection(t *testing.T) {
 	w := srv.NewWorkspace(t)
 	cp, with := rawClient(t, w)
-	w.Hold("VolumeGetOrCreate", 1, time.Minute)
+	// The hold outlasts anything the test waits for: only the cut ends it.
+	w.Hold("VolumeGetOrCreate", 1, clock.Patience)
 	held := make(chan error, 1)
 	go func() {
 		_, err := cp.VolumeGetOrCreate(with(ctxOf(t), "held"), createData())
 		held <- err
 	}()
-	for w.Calls("VolumeGetOrCreate") == 0 {
-		time.Sleep(time.Millisecond)
+	if !clock.Eventually(func() bool { return w.Calls("VolumeGetOrCreate") == 1 }) {
+		t.Fatal("the fake never had the call to hold")
 	}
 	w.DropRequest("VolumeDelete", 1)
 	_, err := cp.VolumeDelete(with(ctxOf(t), "cut"), pb.VolumeDeleteRequest_builder{VolumeId: "vo-x"}.Build())
@@ -248,7 +258,7 @@ func TestDropRequestCutsTheConnection(t *testing.T) {
 		if status.Code(err) != codes.Unavailable {
 			t.Errorf("call held on the cut connection: %v, want Unavailable", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(clock.Patience): // the client hears of the cut by itself, in real time
 		t.Fatal("the call held on the cut connection was not cut")
 	}
 	if _, ok := w.Volume("data"); ok {
@@ -281,8 +291,9 @@ func TestSDKAgainstFaults(t *testing.T) {
 		name   string
 		method string
 		inject func(w *Workspace, method string)
-		// deadline is the call's timeout; 0: the fixture's.
-		deadline  time.Duration
+		// deadline gives the call a deadline that passes once the fake
+		// holds it; false: the fixture's.
+		deadline  bool
 		wantCalls int
 		wantErr   bool
 	}{
@@ -292,8 +303,8 @@ func TestSDKAgainstFaults(t *testing.T) {
 			inject: func(w *Workspace, m string) { w.Fail(m, codes.Unavailable, 1) }},
 		{name: "create dropped request", method: "SandboxCreateV2", wantCalls: 2,
 			inject: func(w *Workspace, m string) { w.DropRequest(m, 1) }},
-		{name: "create held past the deadline", method: "SandboxCreateV2", wantCalls: 1, wantErr: true, deadline: 300 * time.Millisecond,
-			inject: func(w *Workspace, m string) { w.Hold(m, 1, time.Minute) }},
+		{name: "create held past the deadline", method: "SandboxCreateV2", wantCalls: 1, wantErr: true, deadline: true,
+			inject: func(w *Workspace, m string) { w.Hold(m, 1, clock.Patience) }},
 		{name: "snapshot INTERNAL twice", method: "TaskSnapshotFilesystem", wantCalls: 3,
 			inject: func(w *Workspace, m string) { w.Fail(m, codes.Internal, 2) }},
 		{name: "snapshot UNAVAILABLE", method: "TaskSnapshotFilesystem", wantCalls: 2,
@@ -302,8 +313,8 @@ func TestSDKAgainstFaults(t *testing.T) {
 			inject: func(w *Workspace, m string) { w.DropRequest(m, 1) }},
 		{name: "snapshot dropped answer", method: "TaskSnapshotFilesystem", wantCalls: 2,
 			inject: func(w *Workspace, m string) { w.DropAnswer(m, 1) }},
-		{name: "snapshot held past the deadline", method: "TaskSnapshotFilesystem", wantCalls: 1, wantErr: true, deadline: 300 * time.Millisecond,
-			inject: func(w *Workspace, m string) { w.Hold(m, 1, time.Minute) }},
+		{name: "snapshot held past the deadline", method: "TaskSnapshotFilesystem", wantCalls: 1, wantErr: true, deadline: true,
+			inject: func(w *Workspace, m string) { w.Hold(m, 1, clock.Patience) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -312,17 +323,22 @@ func TestSDKAgainstFaults(t *testing.T) {
 			if tc.method == "TaskSnapshotFilesystem" {
 				sb = f.create(t, nil)
 				// Read the box once so that it is scheduled (async.go): the
-				// SDK's wait for the task would eat a short deadline.
+				// SDK's wait for the task (polled every 500 ms) is not what
+				// this test is about.
 				if _, err := sb.Poll(f.ctx, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
 			tc.inject(f.w, tc.method)
 			ctx := f.ctx
-			if tc.deadline > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
-				defer cancel()
+			if tc.deadline {
+				// Passed once the fake holds the call (the holds are far
+				// longer than any test), not at an instant a slow machine
+				// could reach before the SDK sent it.
+				d := clock.NewDeadline(ctx)
+				d.PassWhen(func() bool { return f.w.Calls(tc.method) == 1 })
+				defer d.Pass()
+				ctx = d
 			}
 			var err error
 			made := func() int { return len(f.w.Sandboxes()) }
@@ -438,9 +454,12 @@ func TestHoldAnswerActsFirst(t *testing.T) {
 	const method = "VolumeGetOrCreate"
 	w := srv.NewWorkspace(t)
 	cp, with := rawClient(t, w)
-	w.Sequence(method, Step{HoldAnswer: time.Minute})
-	ctx, cancel := context.WithTimeout(ctxOf(t), 200*time.Millisecond)
-	defer cancel()
+	w.Sequence(method, Step{HoldAnswer: clock.Patience})
+	// The caller gives up once the volume is made while its answer is
+	// still held (a call answered would not end with the deadline).
+	ctx := clock.NewDeadline(ctxOf(t))
+	ctx.PassWhen(func() bool { return len(w.Volumes()) == 1 })
+	defer ctx.Pass()
 	_, err := cp.VolumeGetOrCreate(with(ctx, "held"), createData())
 	if got := status.Code(err); got != codes.DeadlineExceeded {
 		t.Fatalf("the held call: %v, want DEADLINE_EXCEEDED", err)

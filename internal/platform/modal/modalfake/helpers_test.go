@@ -6,9 +6,10 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
-	"time"
 
 	modal "github.com/modal-labs/modal-client/go"
+
+	"github.com/sbxhq/terraform-provider-sbx/internal/clock"
 )
 
 // envMu serialises clients made with MODAL_SANDBOX_V2 switched: the SDK
@@ -37,9 +38,12 @@ func newClient(t *testing.T, w *Workspace, v1 bool) *modal.Client {
 	return c
 }
 
+// ctxOf bounds a test's calls to the fake: they answer within
+// milliseconds, so the bound is clock.Patience, which ends only a call that
+// hangs, however loaded the machine.
 func ctxOf(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), clock.Patience)
 	t.Cleanup(cancel)
 	return ctx
 }

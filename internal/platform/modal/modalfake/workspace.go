@@ -48,6 +48,12 @@ type Workspace struct {
 	memKeys   map[string]string // TaskSnapshotMemory idempotency_key → snapshot id
 	execs     map[string]*proc  // task id + "\x00" + exec id → command (exec.go)
 	execOrder []*proc           // every command, oldest first
+	// timeoutWait, when a test sets it, is how a command started afterwards
+	// waits out its timeout_secs (default: a real timer): it gets the
+	// timeout and a channel closed once the command has ended, and the
+	// command is killed when it returns true. A test of the timeout
+	// records the wait and ends it itself instead of timing it.
+	timeoutWait func(timeout time.Duration, ended <-chan struct{}) bool
 }
 
 type throttle struct {
