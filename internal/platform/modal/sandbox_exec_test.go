@@ -139,7 +139,10 @@ func TestExecTimeout(t *testing.T) {
 		}},
 		// The fake kills the command on a real timer at the second sent,
 		// which stays real: the platform tells Modal's kill from any other
-		// 137 by the time it has waited.
+		// 137 by the time it has waited. The second is a least wait, not a
+		// bound: a slow machine only makes it longer, and whichever ends
+		// the command first, the SDK's own deadline (armed after the start)
+		// or the fake's kill, Exec answers an ExecTimeoutError.
 		{"Modal's kill", time.Second, func(int) (context.Context, func()) { return context.WithCancel(f.ctx) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
