@@ -125,10 +125,15 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			},
 			"from_snapshot_id": schema.StringAttribute{
 				MarkdownDescription: withPlatformNotes("Id of a volume snapshot (`sbx_snapshot.x.id`) to restore into the "+
-					"new volume.", defs, platform.AttrVolumeFromSnapshotID),
-				Optional:      true,
-				Validators:    []validator.String{objectIDValidator("snapshot")},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+					"new volume. Changing it to another snapshot replaces the volume (and its data). **A volume restored "+
+					"from a snapshot holds its own data**: when the snapshot it was restored from is gone (deleted or "+
+					"expired, so its `sbx_snapshot` is created anew), the volume is kept, with its data, "+
+					"`from_snapshot_id` records the configured value in place and the plan warns; run "+
+					"`terraform apply -replace` to start a new volume from the new snapshot.", defs, platform.AttrVolumeFromSnapshotID),
+				Optional:   true,
+				Validators: []validator.String{objectIDValidator("snapshot")},
+				// Replacement is ModifyPlan's: a lost snapshot never replaces
+				// the volume (resource_volume_snapshot_lost.go).
 			},
 			"labels": schema.MapAttribute{
 				MarkdownDescription: withPlatformNotes(labelsDescription("volume")+labelsNeedIdle, defs, platform.AttrVolumeLabels),

@@ -16,8 +16,8 @@ import (
 // and decides what changes in place. Plan modifiers cannot do this: the
 // schema is built before the platform is configured and they never see it.
 func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.platform == nil {
-		return // destroy, or a validation run before the provider is configured
+	if req.Plan.Raw.IsNull() {
+		return // destroy
 	}
 	var plan volumeModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
@@ -31,6 +31,17 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	// A lost snapshot keeps the volume (resource_volume_snapshot_lost.go);
+	// decided first, so a kept volume is judged below as no new source.
+	// Before the provider is configured, any change replaces it, as the
+	// schema would say.
+	fromSnapshotReplaces := state != nil && volumeFromSnapshotReplaces(ctx, r.platform, plan, state, &resp.Diagnostics)
+	if r.platform == nil {
+		if fromSnapshotReplaces {
+			resp.RequiresReplace.Append(pathVolumeFromSnapshotID)
+		}
+		return // a validation run before the provider is configured
 	}
 	caps := r.platform.Capabilities()
 	if state == nil {
@@ -52,6 +63,9 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	resp.RequiresReplace.Append(replace...)
+	if fromSnapshotReplaces {
+		resp.RequiresReplace.Append(pathVolumeFromSnapshotID)
+	}
 }
 
 // volumeCheckPlan applies the platform's attribute table and reports the

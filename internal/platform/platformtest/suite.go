@@ -65,6 +65,7 @@ func scenarios() []scenario {
 		{"disappears", testDisappears},
 		{"snapshot_and_restore", testSnapshotRestore},
 		{"restored_snapshot_lost", testRestoredSnapshotLost},
+		{"restored_volume_snapshot_lost", testRestoredVolumeSnapshotLost},
 		{"lookups", testLookups},
 		{"import", testImport},
 		{"import_held_elsewhere", testImportHeldElsewhere},
