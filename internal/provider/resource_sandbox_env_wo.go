@@ -50,11 +50,16 @@ func sandboxEnvWOAttributes(defs []platform.Definition) map[string]schema.Attrib
 				"to `env_wo` with the same value is the same: the box keeps it, the state loses it.",
 			ElementType: types.StringType,
 			Optional:    true,
-			// Not Sensitive: a write-only value is never in a plan or the
-			// state (Terraform shows "(write-only attribute)"), so the mark
-			// would hide nothing; it would only add a sensitive path to
-			// every box's state, which Terraform carries and checks on
-			// each of its writes, as azurerm's write-only guide leaves it.
+			// Sensitive as well as write-only, as the first release had it:
+			// a write-only value is in no plan or state, so the mark hides
+			// nothing more, but Terraform records each sensitive path in
+			// the state (sensitive_attributes) and plans an update in place
+			// when the schema's marks differ from the ones recorded, which
+			// a refresh does not clear (it keeps the recorded marks). Every
+			// state the first release wrote lists env_wo; dropping the mark
+			// made each of its boxes plan "update in-place" with nothing
+			// changed. Keep it (TestAccStateUpgrade_v0Sensitive).
+			Sensitive:  true,
 			WriteOnly:  true,
 			Validators: []validator.Map{sandboxEnvKeysValidator{}},
 		},

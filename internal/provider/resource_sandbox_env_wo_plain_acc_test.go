@@ -9,10 +9,9 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/acctest"
 )
 
-// TestAccSandbox_envWOPlainValueHidden: env_wo carries no Sensitive mark
-// (resource_sandbox_env_wo.go), so a value from a plain variable, neither
-// sensitive nor ephemeral, must still never show: the CLI prints the
-// attribute as "(write-only attribute)" in the plan.
+// TestAccSandbox_envWOPlainValueHidden: a value of env_wo from a plain
+// variable, neither sensitive nor ephemeral, never shows: the CLI prints
+// the attribute as "(write-only attribute)" in the plan.
 func TestAccSandbox_envWOPlainValueHidden(t *testing.T) {
 	acctest.RequireDocker(t)
 	t.Parallel()

@@ -17,16 +17,16 @@ import (
 	"github.com/sbxhq/terraform-provider-sbx/internal/platform"
 )
 
-// TestSandboxEnvWOSchema: env_wo is a write-only map of strings (not
-// Sensitive: no plan or state holds it, resource_sandbox_env_wo.go)
-// checked as env is; env_wo_version an optional integer, as the
+// TestSandboxEnvWOSchema: env_wo is a sensitive, write-only map of strings
+// (Sensitive as the first release's states record it,
+// resource_sandbox_env_wo.go) checked as env is; env_wo_version an optional integer, as the
 // *_wo_version attributes of HashiCorp's providers.
 func TestSandboxEnvWOSchema(t *testing.T) {
 	var resp resource.SchemaResponse
 	NewSandboxResource().Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	wo, ok := resp.Schema.Attributes["env_wo"].(schema.MapAttribute)
-	if !ok || !wo.WriteOnly || wo.Sensitive || !wo.Optional || wo.Computed || !wo.ElementType.Equal(types.StringType) {
-		t.Fatalf("env_wo must be an optional, write-only map of strings without the redundant sensitive mark: %+v", resp.Schema.Attributes["env_wo"])
+	if !ok || !wo.WriteOnly || !wo.Sensitive || !wo.Optional || wo.Computed || !wo.ElementType.Equal(types.StringType) {
+		t.Fatalf("env_wo must be an optional, sensitive, write-only map of strings: %+v", resp.Schema.Attributes["env_wo"])
 	}
 	if len(wo.Validators) != 1 {
 		t.Fatalf("env_wo must carry sandboxEnvKeysValidator, has %d validators", len(wo.Validators))

@@ -270,7 +270,10 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"every plan. When it differs from the state, the plan shows it changing and the template is " +
 					"rebuilt. A refresh never recomputes it (the build context may not exist on the machine that " +
 					"refreshes). Null for adopted images; after an import, the value the platform recorded with the build " +
-					"where it records one, else null.",
+					"where it records one, else null. The build is of the files the plan hashed: a saved plan applied after " +
+					"they changed stops before building, on Terraform's own check that `context_hash` was planned as one value " +
+					"and is now another (Terraform words it as a provider bug; it is the files that changed): run `terraform plan` " +
+					"again. Files that change during the apply itself fail the build's own check on `context_dir`.",
 				Computed: true,
 			},
 			"build_id": schema.StringAttribute{
@@ -331,6 +334,9 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if !templateCheckContextUnchanged(plan, &resp.Diagnostics) {
+		return
+	}
 	spec := templateSpecFrom(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -452,6 +458,9 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		plan.Status, plan.Platform, plan.LastUsedAt = state.Status, keepKnown(plan.Platform, state.Platform), state.LastUsedAt
 		templateSetRetentionFields(&plan, templateRetentionOf(state))
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		return
+	}
+	if !templateCheckContextUnchanged(plan, &resp.Diagnostics) {
 		return
 	}
 	spec := templateSpecFrom(ctx, plan, &resp.Diagnostics)

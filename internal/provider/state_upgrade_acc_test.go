@@ -21,9 +21,33 @@ import (
 func TestAccStateUpgrade_v0(t *testing.T) {
 	acctest.RequireDocker(t)
 	t.Parallel()
-	name := sdkacctest.RandomWithPrefix("tf-acc-upgrade")
+	s, statePath := stateUpgradeAtV0(t, "tf-acc-upgrade", "", nil)
+
+	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	s.MustRun("apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
+	stateUpgradeRewrite(t, statePath, func(typ string, in, attrs map[string]any) {
+		if v, _ := in["schema_version"].(float64); v != 1 {
+			t.Errorf("%s saved at schema version %v after the refresh, want 1", typ, in["schema_version"])
+		}
+		for _, name := range stateUpgradeDropped[typ] {
+			if _, ok := attrs[name]; ok {
+				t.Errorf("%s still holds %s after the refresh", typ, name)
+			}
+		}
+	})
+	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
+
+// stateUpgradeAtV0 applies a box (with env, when env is not empty), its
+// snapshot and its template, then rewrites the state as the first release
+// saved it: schema version 0 with the attributes it wrote (the fixture's)
+// and, when sensitive is not nil, the sensitive_attributes it recorded
+// for each type. It returns the working directory and its state file.
+func stateUpgradeAtV0(t *testing.T, prefix, env string, sensitive map[string]json.RawMessage) (*acctest.OtherState, string) {
+	t.Helper()
+	name := sdkacctest.RandomWithPrefix(prefix)
 	s := acctest.NewOtherState(t, New("test"))
-	s.WriteFile("main.tf", sandboxAccConfig(t, name, "running", "")+`
+	s.WriteFile("main.tf", sandboxAccConfig(t, name, "running", env)+`
 resource "sbx_snapshot" "s" {
   sandbox_id = sbx_sandbox.test.id
 }
@@ -43,22 +67,16 @@ resource "sbx_snapshot" "s" {
 			}
 			attrs[name] = v
 		}
+		if sensitive != nil {
+			var paths any
+			if err := json.Unmarshal(sensitive[typ], &paths); err != nil {
+				t.Fatalf("the fixture's %s sensitive_attributes: %v", typ, err)
+			}
+			in["sensitive_attributes"] = paths
+		}
 		in["schema_version"] = 0
 	})
-
-	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
-	s.MustRun("apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
-	stateUpgradeRewrite(t, statePath, func(typ string, in, attrs map[string]any) {
-		if v, _ := in["schema_version"].(float64); v != 1 {
-			t.Errorf("%s saved at schema version %v after the refresh, want 1", typ, in["schema_version"])
-		}
-		for _, name := range stateUpgradeDropped[typ] {
-			if _, ok := attrs[name]; ok {
-				t.Errorf("%s still holds %s after the refresh", typ, name)
-			}
-		}
-	})
-	s.MustRun("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	return s, statePath
 }
 
 // stateUpgradeDropped are the attributes schema version 1 dropped.
