@@ -72,11 +72,16 @@ func Detect(r io.Reader, now time.Time, warnBefore time.Duration) (Report, error
 // add judges one state into the report, its findings tagged with
 // workspace; ws (when not nil) counts what this state held.
 func (rep *Report) add(r io.Reader, workspace string, ws *WorkspaceSummary) (Format, error) {
+	return rep.addWith(r, workspace, ws, ParseOptions{})
+}
+
+// addWith is add with the parse options opts (Backend for a backend's).
+func (rep *Report) addWith(r io.Reader, workspace string, ws *WorkspaceSummary, opts ParseOptions) (Format, error) {
 	var own WorkspaceSummary
 	if ws == nil {
 		ws = &own
 	}
-	return Parse(r, func(in Instance) error {
+	return ParseWith(r, opts, func(in Instance) error {
 		rep.Checked++
 		ws.Checked++
 		if in.ExpiresAt == "" {

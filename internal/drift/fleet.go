@@ -27,7 +27,7 @@ func DetectSource(ctx context.Context, src statesource.Source, only []string, by
 		}
 		ws := WorkspaceSummary{Name: name, NoState: r == nil}
 		if r != nil {
-			if _, err := rep.add(r, name, &ws); err != nil {
+			if _, err := rep.addWith(r, name, &ws, ParseOptions{Backend: true}); err != nil {
 				return err
 			}
 		}

@@ -80,11 +80,24 @@ type ParseOptions struct {
 	Types []string
 	// Tool names the command in messages about bad input; "" means drift.
 	Tool string
+	// Backend says the input was read from a Terraform backend (pg, s3, a
+	// local working directory): it must be a state file as Terraform
+	// stores it, "version": 4 with "terraform_version", "serial",
+	// "lineage" and "resources". terraform show -json output is refused:
+	// a backend never holds it, so a row holding it is not a state.
+	Backend bool
+	// RequireResources refuses input that does not say what it holds: a
+	// show-json without "values" (Terraform prints {"format_version":"1.0"}
+	// for an empty state) or a state without "resources". The orphans
+	// command sets it: read as "holds nothing", such input would make
+	// every live object an orphan. Only a state file saying
+	// "resources": [] is an empty state there.
+	RequireResources bool
 }
 
 // ParseWith is Parse for the resource types and command of opts.
 func ParseWith(r io.Reader, opts ParseOptions, emit func(Instance) error) (Format, error) {
-	p := &parser{lx: newLexer(r), emit: emit, types: opts.Types, tool: opts.Tool}
+	p := &parser{lx: newLexer(r), emit: emit, types: opts.Types, tool: opts.Tool, opts: opts}
 	if p.types == nil {
 		p.types = DetectedTypes
 	}
@@ -104,6 +117,10 @@ type parser struct {
 	format Format
 	types  []string // the resource types emitted
 	tool   string   // the command, as messages name it
+	opts   ParseOptions
+	// Top-level keys seen, for the checks after the object.
+	sawVersion, sawResources, sawValues, sawRootModule bool
+	sawTFVersion, sawSerial, sawLineage                bool
 }
 
 func (p *parser) parse() error {
@@ -125,15 +142,25 @@ func (p *parser) parse() error {
 	err := p.lx.object("the top-level object", 0, func(k string) error {
 		switch k {
 		case "version":
+			p.sawVersion = true
 			return p.version()
 		case "format_version":
 			return p.formatVersion()
 		case "resources":
+			p.sawResources = true
 			return p.v4Resources()
 		case "values":
+			p.sawValues = true
 			return p.showValues()
 		case "planned_values", "resource_changes", "prior_state":
 			sawPlan = true
+		case "terraform_version":
+			p.sawTFVersion = true
+			return p.tfVersion()
+		case "serial":
+			p.sawSerial = true
+		case "lineage":
+			p.sawLineage = true
 		}
 		return p.lx.skip(strconv.Quote(k), 1)
 	})
@@ -148,8 +175,77 @@ func (p *parser) parse() error {
 		return inputErr("not a state file: this is a plan (terraform show -json PLANFILE); give %s the state: terraform state pull, or terraform show -json without a plan file", p.tool)
 	case p.format == "":
 		return inputErr("not a state file: the top-level object has neither \"version\" (terraform state pull, .tfstate) nor \"format_version\" (terraform show -json)")
+	case p.format == FormatState && !p.sawVersion:
+		// Terraform refuses it too: "does not have a version attribute".
+		return inputErr("not a state file: it has \"resources\" but no \"version\"; Terraform refuses a state without one; give %s terraform state pull output", p.tool)
+	case p.format == FormatShowJSON && p.sawValues && !p.sawRootModule:
+		return inputErr("not a state file: \"values\" has no \"root_module\"; terraform show -json never prints that")
+	case p.format == FormatShowJSON && p.opts.Backend:
+		return inputErr("not a state file: this is terraform show -json output (\"format_version\"), which a backend never holds; a backend holds the state file layout, \"version\": 4")
+	case p.format == FormatState && p.opts.Backend && !p.sawResources:
+		return inputErr("not a state file: a state as Terraform stores it has \"version\", \"terraform_version\", \"serial\", \"lineage\" and \"resources\"; missing %s", p.missingStateFields())
+	case p.opts.RequireResources && p.format == FormatShowJSON && !p.sawValues:
+		return inputErr("refusing an input that holds no \"values\": terraform show -json prints that for an empty state, and read as holding nothing it would make every object %s finds an orphan; give %s terraform state pull output, whose \"resources\": [] says a state is empty", p.tool, p.tool)
 	}
 	return nil
+}
+
+func (p *parser) missingStateFields() string {
+	var m []string
+	for _, f := range []struct {
+		ok   bool
+		name string
+	}{{p.sawTFVersion, "terraform_version"}, {p.sawSerial, "serial"}, {p.sawLineage, "lineage"}, {p.sawResources, "resources"}} {
+		if !f.ok {
+			m = append(m, "\""+f.name+"\"")
+		}
+	}
+	return strings.Join(m, ", ")
+}
+
+// tfVersion checks "terraform_version": Terraform's reader refuses a state
+// whose terraform_version is not a version string such as "1.9.5".
+func (p *parser) tfVersion() error {
+	isNull, err := p.lx.null("\"terraform_version\"")
+	if err != nil || isNull {
+		if isNull {
+			p.sawTFVersion = false
+		}
+		return err
+	}
+	v, err := p.optString("\"terraform_version\"", "")
+	if err != nil {
+		return err
+	}
+	if !validVersion(v) {
+		return inputErr("not a state file: \"terraform_version\" is %q, want a version such as \"1.9.5\"", v)
+	}
+	return nil
+}
+
+// validVersion accepts what Terraform's version parser does in practice:
+// an optional v, 1 to 3 dot-separated numbers, an optional -pre/+meta.
+func validVersion(v string) bool {
+	v = strings.TrimPrefix(v, "v")
+	if i := strings.IndexAny(v, "-+"); i >= 0 {
+		if i == len(v)-1 {
+			return false
+		}
+		v = v[:i]
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) > 3 {
+		return false
+	}
+	for _, part := range parts {
+		if part == "" {
+			return false
+		}
+		if _, err := strconv.ParseUint(part, 10, 64); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) setFormat(f Format) error {

@@ -13,6 +13,7 @@ func (p *parser) showValues() error {
 	}
 	return p.lx.object("\"values\"", 1, func(k string) error {
 		if k == "root_module" {
+			p.sawRootModule = true
 			return p.showModule("values.root_module", 2)
 		}
 		return p.lx.skip("values."+k, 1)

@@ -53,9 +53,16 @@ func NewHeld() *Held { return &Held{ids: map[string]bool{}, Platforms: map[strin
 // sbx_volume, sbx_sandbox and sbx_snapshot instance, deposed ones too:
 // Terraform still holds those and will destroy them. Bad input is a
 // *drift.InputError.
-func (h *Held) Read(r io.Reader, name string) error {
+func (h *Held) Read(r io.Reader, name string) error { return h.read(r, name, false) }
+
+// read is Read; backend says r came from a backend, which holds only the
+// state file layout. Input that does not say what it holds (a bare
+// {"format_version":"1.0"}, a state without "resources") is refused, not
+// read as empty: that would make every live object an orphan.
+func (h *Held) read(r io.Reader, name string, backend bool) error {
 	sum := StateSummary{Name: name}
-	format, err := drift.ParseWith(r, drift.ParseOptions{Types: resourceTypes, Tool: "orphans"}, func(in drift.Instance) error {
+	opts := drift.ParseOptions{Types: resourceTypes, Tool: "orphans", Backend: backend, RequireResources: true}
+	format, err := drift.ParseWith(r, opts, func(in drift.Instance) error {
 		if in.ID == "" {
 			return nil // planned but never created: nothing to hold
 		}
@@ -130,7 +137,7 @@ func (h *Held) ReadSource(ctx context.Context, src statesource.Source) error {
 			h.States = append(h.States, StateSummary{Name: label, Format: drift.FormatState, Empty: true, Workspace: ws})
 			return nil
 		}
-		if err := h.Read(r, label); err != nil {
+		if err := h.read(r, label, true); err != nil {
 			return err
 		}
 		h.States[len(h.States)-1].Workspace = ws
